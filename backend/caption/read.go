@@ -1,0 +1,70 @@
+package caption
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// ParseTextFunc is a codec's parser for decoded text. It returns the cues it
+// found, in source order, and the diagnostics of its format. It must not
+// panic on any input.
+type ParseTextFunc func(text string) (*Track, Diagnostics)
+
+// Read is the frame every codec's Parse shares: it reads r, decodes the
+// bytes ([DecodeText]), reports empty input, runs parse, records the source,
+// and finishes the track ([Finish]). The error is only ever an I/O error.
+func Read(r io.Reader, format string, parse ParseTextFunc) (*Track, []Diagnostic, error) {
+	b, err := io.ReadAll(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("caption: read %s: %w", format, err)
+	}
+	text, enc, diags := DecodeText(b)
+	t := &Track{Version: Version, Cues: []Cue{}}
+	if strings.TrimSpace(text) == "" {
+		d := Diagnostics(diags)
+		d.Error(CodeEmptyInput, 0, "the file is empty")
+		t.Source = &Source{Format: format, Encoding: enc}
+		return t, d, nil
+	}
+	parsed, more := parse(text)
+	if parsed != nil {
+		t = parsed
+	}
+	t.Version = Version
+	t.Source = &Source{Format: format, Encoding: enc}
+	d := append(Diagnostics(diags), more...)
+	Finish(t, &d)
+	return t, d, nil
+}
+
+// Finish puts cues in presentation order (by StartMs, then source order)
+// with a cues_out_of_order warning when the source had them otherwise, and
+// adds no_cues when nothing was found. Readers that do not go through
+// [Read] call it themselves.
+func Finish(t *Track, d *Diagnostics) {
+	if t.Cues == nil {
+		t.Cues = []Cue{}
+	}
+	for i := 1; i < len(t.Cues); i++ {
+		if t.Cues[i].StartMs < t.Cues[i-1].StartMs {
+			d.Warn(CodeCuesOutOfOrder, t.Cues[i].SourceLine,
+				"cue starts at %s, before the cue above it (%s); cues were put in time order",
+				FormatClock(t.Cues[i].StartMs), FormatClock(t.Cues[i-1].StartMs))
+			slices.SortStableFunc(t.Cues, func(a, b Cue) int {
+				switch {
+				case a.StartMs < b.StartMs:
+					return -1
+				case a.StartMs > b.StartMs:
+					return 1
+				}
+				return 0
+			})
+			break
+		}
+	}
+	if len(t.Cues) == 0 {
+		d.Error(CodeNoCues, 0, "no valid cues were found")
+	}
+}

@@ -1,0 +1,131 @@
+package caption
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Encoding names reported in [Source.Encoding].
+const (
+	EncodingUTF8        = "utf-8"
+	EncodingUTF8BOM     = "utf-8-bom"
+	EncodingUTF16LE     = "utf-16le"
+	EncodingUTF16BE     = "utf-16be"
+	EncodingUTF32LE     = "utf-32le"
+	EncodingUTF32BE     = "utf-32be"
+	EncodingWindows1252 = "windows-1252"
+)
+
+// DecodeText turns a caption file's bytes into text. It honours a UTF-8,
+// UTF-16 or UTF-32 byte order mark (which it removes), accepts BOM-less
+// UTF-8, and decodes anything else as Windows-1252, the usual encoding of
+// legacy subtitle files, adding an encoding_not_utf8 diagnostic.
+func DecodeText(b []byte) (text, encoding string, diags []Diagnostic) {
+	switch {
+	// UTF-32 LE must be tested before UTF-16 LE: its BOM starts with FF FE.
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE, 0x00, 0x00}):
+		return decodeUTF32(b[4:], binary.LittleEndian), EncodingUTF32LE, nil
+	case bytes.HasPrefix(b, []byte{0x00, 0x00, 0xFE, 0xFF}):
+		return decodeUTF32(b[4:], binary.BigEndian), EncodingUTF32BE, nil
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return strings.ToValidUTF8(string(b[3:]), "\uFFFD"), EncodingUTF8BOM, nil
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		return decodeUTF16(b[2:], binary.LittleEndian), EncodingUTF16LE, nil
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		return decodeUTF16(b[2:], binary.BigEndian), EncodingUTF16BE, nil
+	case utf8.Valid(b):
+		return string(b), EncodingUTF8, nil
+	}
+	line := 1 + bytes.Count(b[:firstInvalidUTF8(b)], []byte{'\n'})
+	return decodeWindows1252(b), EncodingWindows1252, []Diagnostic{{
+		Code: CodeEncodingNotUTF8, Severity: SeverityWarning, Line: line,
+		Message: "the file is not UTF-8 and has no byte order mark; it was read as Windows-1252",
+	}}
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+func decodeUTF16(b []byte, order binary.ByteOrder) string {
+	units := make([]uint16, len(b)/2)
+	for i := range units {
+		units[i] = order.Uint16(b[2*i:])
+	}
+	s := string(utf16.Decode(units))
+	if len(b)%2 == 1 {
+		s += "\uFFFD"
+	}
+	return s
+}
+
+func decodeUTF32(b []byte, order binary.ByteOrder) string {
+	var sb strings.Builder
+	sb.Grow(len(b) / 4)
+	for i := 0; i+4 <= len(b); i += 4 {
+		r := rune(order.Uint32(b[i:]))
+		if !utf8.ValidRune(r) {
+			r = utf8.RuneError
+		}
+		sb.WriteRune(r)
+	}
+	if len(b)%4 != 0 {
+		sb.WriteRune(utf8.RuneError)
+	}
+	return sb.String()
+}
+
+// cp1252 maps bytes 0x80-0x9F; the rest of Windows-1252 equals Latin-1.
+// The five undefined bytes decode to U+FFFD.
+var cp1252 = [32]rune{
+	'€', '\uFFFD', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\uFFFD', 'Ž', '\uFFFD',
+	'\uFFFD', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\uFFFD', 'ž', 'Ÿ',
+}
+
+func decodeWindows1252(b []byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b) + len(b)/8)
+	for _, c := range b {
+		switch {
+		case c < 0x80:
+			sb.WriteByte(c)
+		case c < 0xA0:
+			sb.WriteRune(cp1252[c-0x80])
+		default:
+			sb.WriteRune(rune(c))
+		}
+	}
+	return sb.String()
+}
+
+// SplitLines splits text on CRLF, CR or LF, the three line endings caption
+// files use. A final line ending does not start an extra empty line.
+func SplitLines(text string) []string {
+	lines := make([]string, 0, strings.Count(text, "\n")+1)
+	for len(text) > 0 {
+		i := strings.IndexAny(text, "\r\n")
+		if i < 0 {
+			lines = append(lines, text)
+			break
+		}
+		lines = append(lines, text[:i])
+		if text[i] == '\r' && i+1 < len(text) && text[i+1] == '\n' {
+			i++
+		}
+		text = text[i+1:]
+	}
+	return lines
+}
+
+// splitNewlines splits cue text on "\n" only: IR text uses no other break.
+func splitNewlines(s string) []string { return strings.Split(s, "\n") }

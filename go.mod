@@ -1,0 +1,3 @@
+module github.com/captionqa/captionqa
+
+go 1.26
