@@ -33,7 +33,15 @@ type header struct {
 func parseJSONText(text string) (*Track, Diagnostics) {
 	var d Diagnostics
 	t := &Track{Cues: []Cue{}}
-	lineAt := func(off int64) int { return 1 + strings.Count(text[:min(int(off), len(text))], "\n") }
+	// lineAt gives the line of the next value after offset off: the decoder's
+	// offset stops before the separating comma and whitespace.
+	lineAt := func(off int64) int {
+		i := min(int(off), len(text))
+		for i < len(text) && strings.IndexByte(", \t\r\n", text[i]) >= 0 {
+			i++
+		}
+		return 1 + strings.Count(text[:i], "\n")
+	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	fail := func(err error) (*Track, Diagnostics) {
 		d.Error(CodeInvalidDocument, lineAt(dec.InputOffset()), "the JSON could not be read: %v", err)

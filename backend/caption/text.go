@@ -85,8 +85,8 @@ func decodeUTF32(b []byte, order binary.ByteOrder) string {
 	return sb.String()
 }
 
-// cp1252 maps bytes 0x80-0x9F; the rest of Windows-1252 equals Latin-1.
-// The five undefined bytes decode to U+FFFD.
+// cp1252 is a read-only table of bytes 0x80-0x9F; the rest of
+// Windows-1252 equals Latin-1. The five undefined bytes decode to U+FFFD.
 var cp1252 = [32]rune{
 	'€', '\uFFFD', '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', '\uFFFD', 'Ž', '\uFFFD',
 	'\uFFFD', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\uFFFD', 'ž', 'Ÿ',

@@ -1,0 +1,76 @@
+# CaptionQA: `make run` and `make test` are all a fresh Debian 12 machine
+# needs. Both install what is missing first (idempotently), then do their job.
+
+SHELL := /bin/bash
+export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
+GO ?= go
+BIN := build/bin/captionqa
+
+# Debian packages the tests and the app need at run time. The list grows with
+# the product (ffmpeg, tesseract, chromium); `deps` installs only what is absent.
+DEB_PACKAGES := ca-certificates git
+
+FUZZTIME ?= 60s
+FUZZ_PACKAGES := ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml
+
+.PHONY: all deps deps-debian deps-go ui build run test vet fmt-check fuzz bench help
+
+all: build
+
+help:
+	@echo "make run     install what is missing, build, start captionqa"
+	@echo "make test    install what is missing, run every test"
+	@echo "make build   build $(BIN) (pure Go, CGO_ENABLED=0)"
+	@echo "make fuzz    run every parser's fuzz target for FUZZTIME (default $(FUZZTIME))"
+	@echo "make bench   run the speed and memory benchmarks, with the go-astisub comparison"
+
+deps: deps-debian deps-go
+
+deps-debian:
+	@command -v $(GO) >/dev/null || { echo "Go is missing: install Go 1.26 to /usr/local/go (see README)"; exit 1; }
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:$$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+deps-go:
+	@$(GO) mod download
+	@cd bench && $(GO) mod download
+
+build: deps
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
+
+run: build
+	./$(BIN) $(ARGS)
+
+vet:
+	$(GO) vet ./...
+	cd bench && $(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+# test: vet, gofmt, every test with -race (unit, golden, fuzz seeds, the
+# conformance suites on ../shared/corpus, the architecture rules), the
+# headless build without cgo, and one pass of every benchmark so they stay
+# runnable.
+test: deps fmt-check vet
+	$(GO) test -race -count=1 ./...
+	CGO_ENABLED=0 $(GO) build -o /dev/null .
+	$(GO) test -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
+	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
+
+fuzz: deps
+	@for p in $(FUZZ_PACKAGES); do \
+		for f in $$($(GO) test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+			echo "== $$p $$f ($(FUZZTIME))"; \
+			$(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$p || exit 1; \
+		done; \
+	done
+
+bench: deps
+	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./backend/caption/...
+	cd bench && $(GO) test -run='^$$' -bench=. -benchmem -count=1 ./...

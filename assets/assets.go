@@ -1,0 +1,13 @@
+// Package assets embeds the read-only data CaptionQA ships with: the JSON
+// Schema of the caption IR and, as the product grows, the OpenAPI contract,
+// presets and standards catalogues. It is a package of its own because
+// go:embed cannot reach outside its directory; domain packages never import
+// it, the composition root hands them sub-trees of [FS].
+package assets
+
+import "embed"
+
+// FS holds the embedded data folders; it is read-only.
+//
+//go:embed schema
+var FS embed.FS

@@ -1,0 +1,107 @@
+package format
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// sniffLen is how much of a file [Detect] looks at. Every format announces
+// itself near the top, except TTML after a long comment or ASS after a large
+// [Script Info], which the extension hint then settles.
+const sniffLen = 8 << 10
+
+// Detect names the format of a caption file from its first bytes, using the
+// file name's extension only to break ties and when the content says
+// nothing. It returns "" when neither settles it.
+func Detect(name string, head []byte) string {
+	if len(head) > sniffLen {
+		head = head[:sniffLen]
+	}
+	text, _, _ := caption.DecodeText(head)
+	text = strings.TrimLeft(text, " \t\r\n\uFEFF")
+	hint := FromExtension(name)
+	switch {
+	case strings.HasPrefix(text, "WEBVTT"):
+		return VTT
+	case strings.HasPrefix(text, "<"):
+		if isTTML(text) || hint == TTML {
+			return TTML
+		}
+	case strings.HasPrefix(text, "{"):
+		return JSON
+	case strings.HasPrefix(text, "["):
+		if hint == JSON {
+			return JSON
+		}
+		if isASS(text) {
+			return ASS
+		}
+	}
+	if isASS(text) {
+		return ASS
+	}
+	return detectCueLines(text, hint)
+}
+
+func isTTML(text string) bool {
+	for _, marker := range []string{"<tt", "<tt:tt", "ns/ttml", "ttaf1"} {
+		if strings.Contains(text, marker) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASS(text string) bool {
+	for _, marker := range []string{"[Script Info]", "[V4+ Styles]", "[V4 Styles]", "[Events]", "\nDialogue:"} {
+		if strings.Contains(text, marker) {
+			return true
+		}
+	}
+	return strings.HasPrefix(text, "Dialogue:")
+}
+
+// detectCueLines tells SRT, headerless WebVTT and SBV apart by their timing
+// lines: SRT has "-->" with a comma before milliseconds, WebVTT "-->" with
+// a dot, SBV two times joined by a comma.
+func detectCueLines(text, hint string) string {
+	var srtVotes, vttVotes, sbvVotes int
+	for _, line := range caption.SplitLines(text) {
+		line = strings.TrimSpace(line)
+		if i := strings.Index(line, "-->"); i > 0 {
+			if strings.Contains(line[:i], ",") {
+				srtVotes++
+			} else {
+				vttVotes++
+			}
+		} else if isSBVTiming(line) {
+			sbvVotes++
+		}
+	}
+	switch {
+	case srtVotes+vttVotes+sbvVotes == 0:
+		return hint
+	case hint == SRT && srtVotes+vttVotes > 0, hint == VTT && srtVotes+vttVotes > 0, hint == SBV && sbvVotes > 0:
+		return hint
+	case sbvVotes > srtVotes+vttVotes:
+		return SBV
+	case vttVotes > srtVotes:
+		return VTT
+	}
+	return SRT
+}
+
+// isSBVTiming reports whether line looks like "0:00:01.000,0:00:02.000".
+func isSBVTiming(line string) bool {
+	a, b, ok := strings.Cut(line, ",")
+	return ok && looksLikeClock(a) && looksLikeClock(b)
+}
+
+func looksLikeClock(s string) bool {
+	if strings.Count(s, ":") != 2 || !strings.Contains(s, ".") {
+		return false
+	}
+	return len(bytes.Trim([]byte(s), "0123456789:.")) == 0
+}

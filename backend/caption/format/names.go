@@ -1,0 +1,85 @@
+package format
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/ass"
+	"github.com/captionqa/captionqa/backend/caption/sbv"
+	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/ttml"
+	"github.com/captionqa/captionqa/backend/caption/vtt"
+)
+
+// Format names, as the CLI and the API accept them.
+const (
+	SRT  = srt.Format
+	VTT  = vtt.Format
+	SBV  = sbv.Format
+	ASS  = ass.Format
+	TTML = ttml.Format
+	JSON = caption.FormatJSON
+)
+
+// ErrUnknownFormat is returned for a format name CaptionQA does not know,
+// or one it can read but not write.
+var ErrUnknownFormat = errors.New("format: unknown format")
+
+// aliases is a read-only table of every accepted spelling of a format name.
+var aliases = map[string]string{
+	"srt": SRT, "subrip": SRT,
+	"vtt": VTT, "webvtt": VTT,
+	"sbv": SBV, "youtube": SBV,
+	"ass": ASS, "ssa": ASS,
+	"ttml": TTML, "dfxp": TTML, "imsc": TTML, "imsc1": TTML, "xml": TTML,
+	"json": JSON, "ir": JSON, "developer-json": JSON,
+}
+
+// Readable lists the formats [Parse] reads.
+func Readable() []string { return []string{SRT, VTT, SBV, ASS, TTML, JSON} }
+
+// Writable lists the formats [Write] writes.
+func Writable() []string { return []string{SRT, VTT, TTML, JSON} }
+
+// Normalize returns the format name for a spelling such as "webvtt" or
+// "SSA". It returns [ErrUnknownFormat] for anything else.
+func Normalize(name string) (string, error) {
+	if f, ok := aliases[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return f, nil
+	}
+	return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownFormat, name, strings.Join(Readable(), ", "))
+}
+
+// FromExtension returns the format a file name's extension suggests, or ""
+// when the extension says nothing.
+func FromExtension(name string) string {
+	ext := strings.TrimPrefix(strings.ToLower(filepath.Ext(name)), ".")
+	if ext == "" {
+		return ""
+	}
+	return aliases[ext]
+}
+
+// Extension returns the usual file extension of a writable format.
+func Extension(f string) string {
+	if f == JSON {
+		return ".json"
+	}
+	return "." + f
+}
+
+// ContentType returns the media type of a writable format's output.
+func ContentType(f string) string {
+	switch f {
+	case VTT:
+		return "text/vtt; charset=utf-8"
+	case TTML:
+		return "application/ttml+xml; charset=utf-8"
+	case JSON:
+		return "application/json"
+	}
+	return "application/x-subrip; charset=utf-8"
+}

@@ -1,0 +1,139 @@
+package caption
+
+import (
+	"reflect"
+	"testing"
+	"unicode/utf16"
+)
+
+func TestDecodeText(t *testing.T) {
+	t.Parallel()
+	utf16le := func(s string) []byte {
+		b := []byte{0xFF, 0xFE}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}
+	utf16be := func(s string) []byte {
+		b := []byte{0xFE, 0xFF}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u>>8), byte(u))
+		}
+		return b
+	}
+	utf32 := func(le bool, s string) []byte {
+		b := []byte{0x00, 0x00, 0xFE, 0xFF}
+		if le {
+			b = []byte{0xFF, 0xFE, 0x00, 0x00}
+		}
+		for _, r := range s {
+			if le {
+				b = append(b, byte(r), byte(r>>8), byte(r>>16), 0)
+			} else {
+				b = append(b, 0, byte(r>>16), byte(r>>8), byte(r))
+			}
+		}
+		return b
+	}
+	tests := []struct {
+		name     string
+		in       []byte
+		wantText string
+		wantEnc  string
+		wantDiag string
+		wantLine int
+	}{
+		{"plain utf-8", []byte("héllo"), "héllo", EncodingUTF8, "", 0},
+		{"utf-8 bom", append([]byte{0xEF, 0xBB, 0xBF}, "héllo"...), "héllo", EncodingUTF8BOM, "", 0},
+		{"utf-16le", utf16le("héllo 😀"), "héllo 😀", EncodingUTF16LE, "", 0},
+		{"utf-16be", utf16be("héllo 😀"), "héllo 😀", EncodingUTF16BE, "", 0},
+		{"utf-16 odd byte", append(utf16le("a"), 'x'), "a\uFFFD", EncodingUTF16LE, "", 0},
+		{"utf-32le", utf32(true, "héllo 😀"), "héllo 😀", EncodingUTF32LE, "", 0},
+		{"utf-32be", utf32(false, "héllo 😀"), "héllo 😀", EncodingUTF32BE, "", 0},
+		{"utf-32 out of range", []byte{0xFF, 0xFE, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F}, "\uFFFD", EncodingUTF32LE, "", 0},
+		{"windows-1252", []byte("line\ncaf\xe9 \x93quoted\x94 \x80"), "line\ncafé “quoted” €", EncodingWindows1252, CodeEncodingNotUTF8, 2},
+		{"windows-1252 undefined byte", []byte{0x81}, "\uFFFD", EncodingWindows1252, CodeEncodingNotUTF8, 1},
+		{"empty", nil, "", EncodingUTF8, "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			text, enc, diags := DecodeText(tt.in)
+			if text != tt.wantText || enc != tt.wantEnc {
+				t.Errorf("DecodeText = %q, %q; want %q, %q", text, enc, tt.wantText, tt.wantEnc)
+			}
+			switch {
+			case tt.wantDiag == "" && len(diags) != 0:
+				t.Errorf("unexpected diagnostics %+v", diags)
+			case tt.wantDiag != "" && (len(diags) != 1 || diags[0].Code != tt.wantDiag || diags[0].Line != tt.wantLine):
+				t.Errorf("diagnostics = %+v; want one %s on line %d", diags, tt.wantDiag, tt.wantLine)
+			}
+		})
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", []string{}},
+		{"a", []string{"a"}},
+		{"a\n", []string{"a"}},
+		{"a\r\nb\rc\nd", []string{"a", "b", "c", "d"}},
+		{"a\n\nb", []string{"a", "", "b"}},
+		{"\r\r\n\n", []string{"", "", ""}},
+	}
+	for _, tt := range tests {
+		if got := SplitLines(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("SplitLines(%q) = %q; want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAppendClock(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		ms     int64
+		digits int
+		sep    byte
+		want   string
+	}{
+		{0, 2, ',', "00:00:00,000"},
+		{3_723_004, 2, ',', "01:02:03,004"},
+		{360_000_000, 2, '.', "100:00:00.000"},
+		{61_500, 1, '.', "0:01:01.500"},
+		{-5, 2, '.', "00:00:00.000"},
+	}
+	for _, tt := range tests {
+		if got := string(AppendClock(nil, tt.ms, tt.digits, tt.sep)); got != tt.want {
+			t.Errorf("AppendClock(%d) = %q; want %q", tt.ms, got, tt.want)
+		}
+	}
+}
+
+func TestTextBuilder(t *testing.T) {
+	t.Parallel()
+	var b TextBuilder
+	b.Write("plain ", Span{})
+	b.Write("it", Span{Italic: true})
+	b.Write("alic", Span{Italic: true, Start: 99})
+	b.Write("\n", Span{})
+	b.Write("bö", Span{Bold: true})
+	b.Write("\n\n", Span{Bold: true})
+	text, spans := b.Build()
+	if text != "plain italic\nbö" {
+		t.Errorf("text = %q", text)
+	}
+	want := []Span{{Start: 6, End: 12, Italic: true}, {Start: 13, End: 15, Bold: true}}
+	if !reflect.DeepEqual(spans, want) {
+		t.Errorf("spans = %+v; want %+v", spans, want)
+	}
+	b.Reset()
+	b.Write("x", Span{})
+	if text, spans := b.Build(); text != "x" || spans != nil || b.Len() != 1 {
+		t.Errorf("after Reset: %q %+v", text, spans)
+	}
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
+)
+
+const convertUsage = "[--from FMT] [--to srt|vtt|ttml|json] FILE|-"
+
+// runConvert reads one caption file, writes it in another format to
+// standard output and its diagnostics as JSON lines to standard error.
+// It exits 0 when cues were produced, 1 when the input yielded none and 2
+// on a usage error.
+func runConvert(_ context.Context, args []string, env Env) int {
+	fs := newFlagSet("convert", convertUsage, env)
+	from := fs.String("from", "", "input format: srt, vtt, sbv, ass, ssa, ttml, dfxp or json (default: detected from the content)")
+	to := fs.String("to", format.VTT, "output format: srt, vtt, ttml or json (the CaptionQA IR)")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageFailed(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return usageError(env, "convert takes exactly one FILE (or - for standard input)")
+	}
+	if *from != "" {
+		if _, err := format.Normalize(*from); err != nil {
+			return usageError(env, "--from: %v", err)
+		}
+	}
+	out, err := format.Normalize(*to)
+	if err == nil && !slices.Contains(format.Writable(), out) {
+		err = fmt.Errorf("%s can be read but not written", out)
+	}
+	if err != nil {
+		return usageError(env, "--to: %v (writable: srt, vtt, ttml, json)", err)
+	}
+	data, err := readInput(pos[0], env)
+	if err != nil {
+		return usageError(env, "%v", err)
+	}
+	_, track, diags, err := format.Read(pos[0], *from, data)
+	if err != nil {
+		return usageError(env, "%v", err)
+	}
+	writeDiagnostics(env, diags)
+	if len(track.Cues) == 0 {
+		return ExitEmpty
+	}
+	w := bufio.NewWriterSize(env.Stdout, 64<<10)
+	if err := format.Write(out, w, track); err != nil {
+		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
+		return ExitEmpty
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintf(env.Stderr, "captionqa: write output: %v\n", err)
+		return ExitEmpty
+	}
+	return ExitOK
+}
+
+// writeDiagnostics prints one JSON object per line, the shape of a
+// diagnostic in the API's reports.
+func writeDiagnostics(env Env, diags []caption.Diagnostic) {
+	enc := json.NewEncoder(env.Stderr)
+	enc.SetEscapeHTML(false)
+	for _, d := range diags {
+		_ = enc.Encode(d)
+	}
+}

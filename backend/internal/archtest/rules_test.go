@@ -1,0 +1,86 @@
+package archtest
+
+import (
+	"strings"
+)
+
+const module = "github.com/captionqa/captionqa"
+
+// layer is a package's place in the dependency order; a package may import
+// only packages of a lower layer, or of its own layer where rel allows it.
+type layer int
+
+const (
+	layerLeaf    layer = iota // apperr, caption
+	layerEngine               // codecs, format, rules, preset, fix, standard
+	layerUseCase              // engine, drift, explain
+	layerDomain               // account, quota, project, ...
+	layerAdapter              // store/sqlite, jsrun, video/ffmpeg, httpapi
+	layerRoot                 // server, cli, app, main
+)
+
+// layerOf returns the layer of a package of this module, by its path
+// relative to the module root.
+func layerOf(rel string) (layer, bool) {
+	switch {
+	case rel == "backend/apperr", rel == "backend/caption":
+		return layerLeaf, true
+	case strings.HasPrefix(rel, "backend/caption/"), in(rel, "backend/rules", "backend/preset", "backend/fix", "backend/standard"):
+		return layerEngine, true
+	case in(rel, "backend/engine", "backend/drift", "backend/explain"):
+		return layerUseCase, true
+	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video"):
+		return layerDomain, true
+	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi"):
+		return layerAdapter, true
+	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle"):
+		return layerRoot, true
+	case rel == "assets", rel == "frontend":
+		// Embedded data: importable by roots only, checked below.
+		return layerRoot, true
+	}
+	return 0, false
+}
+
+// technology lists imports only some packages may use (rules 1 to 6).
+type technology struct {
+	prefix  string
+	allowed []string // module-relative package paths
+	rule    string
+}
+
+func technologies() []technology {
+	return []technology{
+		{"github.com/wailsapp/", []string{"app", ""}, "rule 1: only app imports Wails"},
+		{"github.com/labstack/echo", []string{"backend/httpapi", "backend/server"}, "rule 2: only httpapi and server import echo"},
+		{"database/sql", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports database/sql"},
+		{"modernc.org/sqlite", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports modernc.org/sqlite"},
+		{"github.com/u2takey/ffmpeg-go", []string{"backend/video/ffmpeg"}, "rule 4: only video/ffmpeg imports ffmpeg-go"},
+		{"os/exec", []string{"backend/video/ffmpeg", "frontend/bundle"}, "rule 4: only video/ffmpeg runs processes"},
+		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
+		{"github.com/dop251/goja", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
+		{"github.com/evanw/esbuild", []string{"frontend/bundle", "backend/jsrun"}, "rule 5: only frontend/bundle (and jsrun for syntax checks) import esbuild"},
+	}
+}
+
+// adapters may not import one another (rule 7).
+func isAdapter(rel string) bool {
+	l, ok := layerOf(rel)
+	return ok && l == layerAdapter
+}
+
+// netHTTPAllowed: domain packages (L0 to L3) do not import net/http, except
+// webhook's deliverer (rule 6).
+func netHTTPAllowed(rel string) bool {
+	l, ok := layerOf(rel)
+	return !ok || l >= layerAdapter || rel == "backend/webhook" || strings.HasPrefix(rel, "backend/internal/")
+}
+
+func in(s string, list ...string) bool {
+	for _, x := range list {
+		if s == x {
+			return true
+		}
+	}
+	return false
+}
