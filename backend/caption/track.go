@@ -58,7 +58,7 @@ type Cue struct {
 // Lines returns the cue's text split into display lines.
 func (c *Cue) Lines() []string { return splitNewlines(c.Text) }
 
-// Duration returns EndMs-StartMs.
+// DurationMs returns EndMs-StartMs.
 func (c *Cue) DurationMs() int64 { return c.EndMs - c.StartMs }
 
 // Span styles the code points [Start, End) of a cue's Text.

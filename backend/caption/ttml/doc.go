@@ -1,0 +1,43 @@
+// Package ttml reads and writes TTML: TTML1, TTML2, the IMSC1 text profile
+// and legacy DFXP documents (the 2006 ttaf1 namespaces).
+//
+// The reader resolves TTML timing the way a presentation processor does
+// (par and seq time containers, begin/end/dur relative to the parent,
+// implicit durations) and turns every <p> into one cue per distinct
+// interval of what it shows: a paragraph whose spans carry their own
+// timing is split at the span boundaries, so that the cues show text
+// exactly when the document displays something.
+//
+// Documented choices where TTML leaves the end open:
+//   - content whose end is indefinite (no end anywhere up the tree) ends at
+//     the latest time written in the document; such cues carry
+//     ext.ttml = {"openEnd": true} and the reader adds one
+//     invalid_timestamp warning;
+//   - a document with no time at all is one interval starting at 0.
+//
+// Placement: a cue in a declared region gets [caption.Placement.Region] and
+// an Area from where its text block sits: the top edge of the region when
+// tts:displayAlign is before, the middle for center and the bottom edge
+// for after; above 33.3% of the frame is top, below 66.7% is bottom, the
+// rest middle. Content outside every region of a document that declares
+// regions is not displayed by TTML and is dropped with a warning.
+//
+// The writer emits an IMSC1 text-profile document with three regions
+// (bottom, middle, top), one <p> per cue and styles for italic, bold and
+// underline.
+package ttml
+
+import (
+	"io"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// Format is the format name of TTML in [caption.Source.Format].
+const Format = "ttml"
+
+// Parse reads a TTML document. Problems become diagnostics with a 1-based
+// line; the error is only ever an I/O error.
+func Parse(r io.Reader) (*caption.Track, []caption.Diagnostic, error) {
+	return caption.Read(r, Format, parseText)
+}

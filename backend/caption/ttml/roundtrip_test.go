@@ -1,0 +1,120 @@
+package ttml
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/internal/corpus"
+)
+
+type core struct {
+	ID             string
+	StartMs, EndMs int64
+	Text           string
+}
+
+func cores(t *caption.Track) []core {
+	out := make([]core, len(t.Cues))
+	for i, c := range t.Cues {
+		out[i] = core{c.ID, c.StartMs, c.EndMs, c.Text}
+	}
+	return out
+}
+
+// roundTrip checks that parse(Write(parse(src))) keeps every cue's id,
+// times and text.
+func roundTrip(t *testing.T, name string, src []byte) {
+	t.Helper()
+	first, _, err := Parse(bytes.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := Write(&out, first); err != nil {
+		t.Fatal(err)
+	}
+	second, diags, err := Parse(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := cores(first), cores(second)
+	if len(a) != len(b) {
+		t.Fatalf("%s: %d cues, %d after a round trip", name, len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Errorf("%s: cue %d: %+v, after a round trip %+v", name, i, a[i], b[i])
+		}
+	}
+	for _, d := range diags {
+		if d.Severity == caption.SeverityError && d.Code != caption.CodeNoCues {
+			t.Errorf("%s: our own output gives %s: %s", name, d.Code, d.Message)
+		}
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	ins, _ := filepath.Glob("testdata/*.in.ttml")
+	for _, in := range ins {
+		src, _ := os.ReadFile(in)
+		roundTrip(t, in, src)
+	}
+}
+
+func TestRoundTripIMSC(t *testing.T) {
+	t.Parallel()
+	for _, f := range corpus.Glob(t, "imsc-tests", ".ttml") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, filepath.Base(f), src)
+	}
+}
+
+func TestWriteDeterministic(t *testing.T) {
+	t.Parallel()
+	src, _ := os.ReadFile("testdata/styles.in.ttml")
+	tr, _, _ := Parse(bytes.NewReader(src))
+	var a, b bytes.Buffer
+	if err := Write(&a, tr); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Error("two writes of one track differ")
+	}
+}
+
+func TestWriteForeignIDs(t *testing.T) {
+	t.Parallel()
+	tr := &caption.Track{Cues: []caption.Cue{
+		{ID: "1", StartMs: 0, EndMs: 1000, Text: "a < b & c"},
+		{ID: "1", StartMs: 1000, EndMs: 2000, Text: "dup\nline", Voice: "Ann"},
+		{ID: "", StartMs: 2000, EndMs: 3000, Text: "  spaced  ", Spans: []caption.Span{{Start: 2, End: 8, Italic: true, Color: "#ff0000"}}},
+	}}
+	var out bytes.Buffer
+	if err := Write(&out, tr); err != nil {
+		t.Fatal(err)
+	}
+	back, _, _ := Parse(&out)
+	tests := []core{{"c1", 0, 1000, "a < b & c"}, {"c1-2", 1000, 2000, "dup\nline"}, {"", 2000, 3000, "  spaced  "}}
+	got := cores(back)
+	if len(got) != len(tests) {
+		t.Fatalf("got %d cues, want %d:\n%s", len(got), len(tests), out.String())
+	}
+	for i, want := range tests {
+		if got[i] != want {
+			t.Errorf("cue %d = %+v, want %+v", i, got[i], want)
+		}
+	}
+	if back.Cues[1].Voice != "Ann" || len(back.Cues[2].Spans) != 1 || !back.Cues[2].Spans[0].Italic {
+		t.Errorf("voice or spans lost: %+v", back.Cues)
+	}
+}
