@@ -31,6 +31,9 @@ func DecodeText(b []byte) (text, encoding string, diags []Diagnostic) {
 	case bytes.HasPrefix(b, []byte{0x00, 0x00, 0xFE, 0xFF}):
 		return decodeUTF32(b[4:], binary.BigEndian), EncodingUTF32BE, nil
 	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		if utf8.Valid(b[3:]) {
+			return string(b[3:]), EncodingUTF8BOM, nil
+		}
 		return strings.ToValidUTF8(string(b[3:]), "\uFFFD"), EncodingUTF8BOM, nil
 	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
 		return decodeUTF16(b[2:], binary.LittleEndian), EncodingUTF16LE, nil

@@ -1,0 +1,76 @@
+package rules
+
+import "github.com/captionqa/captionqa/backend/caption"
+
+// Rule codes of the catalogue. The first four are spec part 7.3 codes; the
+// reader-reported ones are the [caption] diagnostic codes they promote.
+const (
+	CodeOverlappingCues      = "overlapping_cues"
+	CodeReadingSpeedHigh     = "reading_speed_high"
+	CodeTooManyLines         = "too_many_lines"
+	CodeStripStyling         = "strip_styling"
+	CodeEncodingNotUTF8      = caption.CodeEncodingNotUTF8
+	CodeCuesOutOfOrder       = caption.CodeCuesOutOfOrder
+	CodeInvalidTimestamp     = caption.CodeInvalidTimestamp
+	CodeMissingWebVTTHeader  = caption.CodeMissingWebVTTHeader
+	CodeEmptyCue             = "empty_cue"
+	CodeInvalidMarkup        = caption.CodeInvalidMarkup
+	CodeLineTooLong          = "line_too_long"
+	CodeLineUnbalanced       = "line_unbalanced"
+	CodeDurationTooShort     = "duration_too_short"
+	CodeDurationTooLong      = "duration_too_long"
+	CodeGapTooSmall          = "gap_too_small"
+	CodePresentationRateHigh = "presentation_rate_high"
+	CodePositionOutOfBounds  = "position_out_of_bounds"
+	CodeMissingLanguageTag   = "missing_language_tag"
+)
+
+// Units a [Rule.Unit] returns and findings carry in [caption.Diagnostic.Unit].
+const (
+	// UnitCPS is characters (see [Characters]) per second.
+	UnitCPS = "cps"
+	// UnitChars is characters, counted by [Characters].
+	UnitChars = "chars"
+	// UnitLines is display lines of a cue.
+	UnitLines = "lines"
+	// UnitMs is milliseconds.
+	UnitMs = "ms"
+	// UnitWPM is words (see [Words]) per minute.
+	UnitWPM = "wpm"
+)
+
+// Catalogue returns every rule, in the order of rules-reference 7.1 (the
+// spec's own codes first). The slice is new on every call, so callers may
+// keep or reorder it.
+func Catalogue() []Rule {
+	return []Rule{
+		OverlappingCues{},
+		ReadingSpeedHigh{},
+		TooManyLines{},
+		StripStyling{},
+		EncodingNotUTF8{},
+		CuesOutOfOrder{},
+		InvalidTimestamp{},
+		MissingWebVTTHeader{},
+		EmptyCue{},
+		InvalidMarkup{},
+		LineTooLong{},
+		LineUnbalanced{},
+		DurationTooShort{},
+		DurationTooLong{},
+		GapTooSmall{},
+		PresentationRateHigh{},
+		PositionOutOfBounds{},
+		MissingLanguageTag{},
+	}
+}
+
+// Lookup returns the catalogue's rule with the given code.
+func Lookup(code string) (Rule, bool) {
+	for _, r := range Catalogue() {
+		if r.Code() == code {
+			return r, true
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,117 @@
+package rules
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// Shape limits of [LineUnbalanced]: the top line is "much longer" than the
+// bottom one when it has more than topRatio times its characters and more
+// than topExcess characters over it. The excess keeps short cues ("Okay,
+// then." over "Go.") from being reported for a shape no one notices.
+const (
+	topRatio  = 2
+	topExcess = 10
+)
+
+// LineUnbalanced reports two-line cues broken at a poor point, a
+// suggestion-level check of the line-breaking advice Netflix, BBC and
+// DCMP share:
+//
+//   - the top line ends with an English function word that binds to what
+//     follows it: an article (a, an, the), a preposition (of, to, in, on,
+//     at, by, for, with, from, into, onto, about, over, under, after,
+//     before, between, through, without, within, upon, during, against,
+//     among, toward, towards), a conjunction (and, but, or, nor, if,
+//     because, although, unless, whether, than) or an auxiliary (is, are,
+//     was, were, am, be, been, will, would, shall, should, can, could,
+//     may, might, must, has, have, had, do, does, did). A word followed
+//     by punctuation ("in," "to.") is a fine break point and passes;
+//   - otherwise, the top line is much longer than the bottom: more than
+//     2 × its [Characters] and more than 10 characters longer (BBC's
+//     "pyramid": bottom-heavy or equal lines read best).
+//
+// Only the break between the two lines is judged; the cue's last word is
+// where the cue ends, a matter of splitting cues, not of breaking lines.
+// Dialogue cues, whose bottom line starts with "-", "–", "—" or ">>", are
+// broken by speaker and pass. Cues of one line or of three and more pass
+// too (see [TooManyLines]).
+type LineUnbalanced struct{}
+
+// Code returns "line_unbalanced".
+func (LineUnbalanced) Code() string { return CodeLineUnbalanced }
+
+// Unit returns "": the rule has no threshold.
+func (LineUnbalanced) Unit() string { return "" }
+
+// Check reports each two-line cue with a poor break.
+func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
+	var out []caption.Diagnostic
+	for i := range t.Cues {
+		top, bottom, ok := strings.Cut(t.Cues[i].Text, "\n")
+		if !ok || strings.IndexByte(bottom, '\n') >= 0 || isDialogueLine(bottom) {
+			continue
+		}
+		if w := lastWord(top); w != "" && weakLineEnd(w) {
+			// Concatenation, not fmt: on machine-made captions this rule
+			// can report one cue in ten.
+			msg := "the first line ends with " + strconv.Quote(w) + ", which belongs with the words after it; break the line before it"
+			out = append(out, finding(CodeLineUnbalanced, t, i, msg))
+			continue
+		}
+		if tc, bc := Characters(top), Characters(bottom); tc > topRatio*bc && tc-bc > topExcess {
+			msg := "the first line has " + strconv.Itoa(tc) + " characters and the second " + strconv.Itoa(bc) +
+				"; a bottom-heavy or equal split reads better"
+			out = append(out, finding(CodeLineUnbalanced, t, i, msg))
+		}
+	}
+	return out
+}
+
+// isDialogueLine reports whether line starts a new speaker's turn.
+func isDialogueLine(line string) bool {
+	line = strings.TrimLeft(line, " \t")
+	return strings.HasPrefix(line, "-") || strings.HasPrefix(line, "–") ||
+		strings.HasPrefix(line, "—") || strings.HasPrefix(line, ">>")
+}
+
+// lastWord returns the last word of line when it ends in a letter, "" when
+// it ends in punctuation, a digit or nothing.
+func lastWord(line string) string {
+	line = strings.TrimRight(line, " \t")
+	j := len(line)
+	for j > 0 && isASCIILetter(line[j-1]) {
+		j--
+	}
+	if j == len(line) || j > 0 && line[j-1] != ' ' && line[j-1] != '\t' {
+		// Punctuation, a non-ASCII letter or an apostrophe before the
+		// letters: not one of the plain English words looked for.
+		return ""
+	}
+	return line[j:]
+}
+
+// weakLineEnd reports whether w (any case) is one of [LineUnbalanced]'s
+// function words.
+func weakLineEnd(w string) bool {
+	if len(w) > 8 {
+		return false
+	}
+	var b [8]byte
+	for k := 0; k < len(w); k++ {
+		b[k] = w[k] | 0x20
+	}
+	switch string(b[:len(w)]) {
+	case "a", "an", "the",
+		"of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "onto", "about", "over", "under",
+		"after", "before", "between", "through", "without", "within", "upon", "during", "against", "among",
+		"toward", "towards",
+		"and", "but", "or", "nor", "if", "because", "although", "unless", "whether", "than",
+		"is", "are", "was", "were", "am", "be", "been", "will", "would", "shall", "should", "can", "could",
+		"may", "might", "must", "has", "have", "had", "do", "does", "did":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,184 @@
+package standard
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// TestClauseKinds grades one clause per case: pass, fail and not_evaluated
+// for each kind, on small tracks built from the clean sample.
+func TestClauseKinds(t *testing.T) {
+	t.Parallel()
+	s := loadReal(t)
+	fp := func(v float64) *float64 { return &v }
+	tests := []struct {
+		name, std, clause string
+		edit              func(in *Input)
+		want              Status
+		wantCode          string // a finding code that must be present
+	}{
+		// structure
+		{"structure clean", "wcag-2.1-aa", "1.2.2-structure", nil, StatusPass, ""},
+		{"structure without read-back", "wcag-2.1-aa", "1.2.2-structure", func(in *Input) { in.Reparse = nil }, StatusFail, "output_not_reparsable"},
+		{"structure reversed range", "wcag-2.1-aa", "1.2.2-structure", func(in *Input) { in.Delivery.Cues[2].EndMs = 7000 }, StatusFail, caption.CodeInvalidTimestamp},
+		{"structure reader dropped a cue", "en-301-549", "9.1.2.2-structure", func(in *Input) {
+			in.ReaderDiagnostics = []caption.Diagnostic{{Code: caption.CodeInvalidTimestamp, Severity: caption.SeverityError, Line: 9, Message: "bad time"}}
+		}, StatusFail, caption.CodeInvalidTimestamp},
+		{"structure no text", "wcag-2.1-aa", "1.2.2-structure", func(in *Input) { in.Delivery = track(cue(0, 1000, " ")) }, StatusFail, caption.CodeNoCues},
+		{"structure output lost cues", "wcag-2.1-aa", "1.2.2-structure", func(in *Input) { in.Reparse.Track.Cues = in.Reparse.Track.Cues[:2] }, StatusFail, "output_not_reparsable"},
+		// equivalence
+		{"equivalence never passes", "wcag-2.1-aa", "1.2.2-equivalence", nil, StatusNotEvaluated, ""},
+		{"equivalence long plain file", "dcmp", "dcmp.clear", func(in *Input) { in.Delivery = generated(60, false) }, StatusNotEvaluated, "no_sound_descriptions"},
+		// colour
+		{"colour one colour", "wcag-2.1-aa", "1.4.1", func(in *Input) { colourAll(in.Reparse.Track, "#FFFF00", "") }, StatusPass, ""},
+		{"colour two colours", "wcag-2.1-aa", "1.4.1", func(in *Input) {
+			in.Reparse.Track.Cues[3].Spans = []caption.Span{{Start: 0, End: 5, Color: "#00ffff"}}
+		}, StatusNotEvaluated, "colour_used"},
+		// contrast
+		{"contrast undeclared", "wcag-2.1-aa", "1.4.3", nil, StatusNotEvaluated, ""},
+		{"contrast white on black", "wcag-2.1-aa", "1.4.3", func(in *Input) { colourAll(in.Reparse.Track, "#ffffff", "#000000ff") }, StatusPass, ""},
+		{"contrast yellow on white", "wcag-2.1-aa", "1.4.3", func(in *Input) { colourAll(in.Reparse.Track, "#ffff00", "#ffffff") }, StatusFail, "contrast_too_low"},
+		{"contrast translucent box", "wcag-2.1-aa", "1.4.3", func(in *Input) { colourAll(in.Reparse.Track, "#ffffff", "#00000080") }, StatusNotEvaluated, ""},
+		// language
+		{"language ttml en", "wcag-2.1-aa", "3.1.1", func(in *Input) { in.OutputFormat = "ttml" }, StatusPass, ""},
+		{"language ttml und", "wcag-2.1-aa", "3.1.1", func(in *Input) { in.OutputFormat = "ttml"; in.Reparse.Track.Language = "und" }, StatusFail, "missing_language_tag"},
+		{"language vtt", "wcag-2.1-aa", "3.1.1", func(in *Input) { in.OutputFormat = "vtt" }, StatusNotEvaluated, ""},
+		// sync
+		{"sync clean", "en-301-549", "7.1.2-conversion", nil, StatusPass, ""},
+		{"sync writer drift", "en-301-549", "7.1.2-conversion", func(in *Input) { in.Reparse.Track.Cues[1].StartMs += 140 }, StatusFail, "timing_drift_on_convert"},
+		{"sync rounding within limit", "en-301-549", "7.1.2-conversion", func(in *Input) { in.Reparse.Track.Cues[1].StartMs += 40 }, StatusPass, ""},
+		{"sync fix retimed is info", "en-301-549", "7.1.2-conversion", func(in *Input) {
+			in.Delivery.Cues[1].EndMs += 500
+			in.Reparse.Track.Cues[1].EndMs += 500
+		}, StatusPass, "timing_drift_on_convert"},
+		{"sync no read-back, same cues", "en-301-549", "7.1.2-conversion", func(in *Input) { in.Reparse = nil; in.Delivery.Cues[0].StartMs += 300 }, StatusFail, "timing_drift_on_convert"},
+		{"sync no read-back, split cues", "en-301-549", "7.1.2-conversion", func(in *Input) {
+			in.Reparse = nil
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 19000, "more"))
+		}, StatusNotEvaluated, ""},
+		{"sync nothing to compare", "en-301-549", "7.1.2-conversion", func(in *Input) { in.Reparse, in.Source = nil, nil }, StatusNotEvaluated, ""},
+		// preservation
+		{"preservation clean", "en-301-549", "7.1.3", nil, StatusPass, ""},
+		{"preservation text lost", "en-301-549", "7.1.3", func(in *Input) { in.Reparse.Track.Cues[1].Text = "Tonight we talk" }, StatusFail, "text_lost"},
+		{"preservation split keeps text", "en-301-549", "7.1.3", func(in *Input) {
+			in.Reparse = nil
+			in.Delivery.Cues[1].Text = "Tonight we talk about"
+			in.Delivery.Cues = slices.Insert(in.Delivery.Cues, 2, cue(6000, 7500, "the tide tables."))
+		}, StatusPass, "cue_count_changed"},
+		{"preservation italics and voice dropped", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[0].Spans = []caption.Span{{Start: 0, End: 7, Italic: true}}
+			in.Source.Cues[1].Voice = "Narrator"
+		}, StatusPass, "speaker_info_dropped"},
+		{"preservation voice kept as label", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[3].Voice = "Marta"
+		}, StatusPass, ""},
+		{"preservation no source", "en-301-549", "7.1.3", func(in *Input) { in.Source = nil }, StatusNotEvaluated, ""},
+		// checks
+		{"fcc speed held", "fcc-79.1", "79.1(j)(2)(ii)", nil, StatusNotEvaluated, ""},
+		{"fcc speed too fast", "fcc-79.1", "79.1(j)(2)(ii)", func(in *Input) { in.Delivery.Cues[0].EndMs = 1500 }, StatusFail, "reading_speed_high"},
+		{"fcc placement off frame", "fcc-79.1", "79.1(j)(2)(iv)", func(in *Input) {
+			in.Delivery.Cues[0].Placement = &caption.Placement{Position: fp(140)}
+		}, StatusFail, "position_out_of_bounds"},
+		{"dcmp lines pass", "dcmp", "dcmp.text.lines", nil, StatusPass, ""},
+		{"dcmp line too long", "dcmp", "dcmp.text.lines", func(in *Input) {
+			in.Delivery.Cues[0].Text = "Welcome back to the harbour show, everyone."
+		}, StatusFail, "line_too_long"},
+		{"dcmp three lines", "dcmp", "dcmp.text.lines", func(in *Input) { in.Delivery.Cues[0].Text = "One\ntwo\nthree" }, StatusFail, "too_many_lines"},
+		{"dcmp duration short", "dcmp", "dcmp.readable.duration", func(in *Input) { in.Delivery.Cues[2].EndMs = 9500 }, StatusFail, "duration_too_short"},
+		{"dcmp rate high", "dcmp", "dcmp.readable.rate", func(in *Input) {
+			in.Delivery.Cues[0].Text = "one two three four five six seven eight nine ten"
+		}, StatusFail, "presentation_rate_high"},
+		// completeness
+		{"completeness unknown media", "fcc-79.1", "79.1(j)(2)(iii)", func(in *Input) { in.MediaDurationMs = 0 }, StatusNotEvaluated, ""},
+		{"completeness covered", "fcc-79.1", "79.1(j)(2)(iii)", nil, StatusPass, ""},
+		{"completeness ends early", "fcc-79.1", "79.1(j)(2)(iii)", func(in *Input) { in.MediaDurationMs = 120_000 }, StatusFail, "captions_end_early"},
+		{"completeness cue after end", "fcc-79.1", "79.1(j)(2)(iii)", func(in *Input) { in.MediaDurationMs = 14_000 }, StatusFail, "cue_after_media_end"},
+		// consistency
+		{"consistency clean", "dcmp", "dcmp.consistent-markers", nil, StatusPass, ""},
+		{"consistency music symbols", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "♪ Gently down the stream ♪"), cue(22000, 25000, "♫ Merrily, merrily ♫"))
+		}, StatusFail, "style_inconsistent"},
+		{"consistency dashes", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues[3].Text = "-Marta, are you there?\n-I'm right here."
+		}, StatusPass, ""},
+		{"consistency dashes mixed", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "- Ready?\n- Yes."), cue(22000, 25000, "-Go.\n-Now."))
+		}, StatusFail, "style_inconsistent"},
+		{"consistency sound brackets", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(door slams)"))
+		}, StatusFail, "style_inconsistent"},
+		{"consistency names and sounds differ", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(Jack)\nHello."))
+		}, StatusPass, ""},
+		// sound labels
+		{"sound labels lower", "dcmp", "dcmp.soundeffects", nil, StatusPass, ""},
+		{"sound labels capitals", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[WAVES CRASHING]" }, StatusFail, "sound_label_case"},
+		{"sound labels proper noun?", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[Jack laughs]" }, StatusNotEvaluated, ""},
+		// music
+		{"music balanced", "dcmp", "dcmp.music", nil, StatusPass, ""},
+		{"music unbalanced", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "♪ Row, row, row your boat" }, StatusFail, "music_symbol_unbalanced"},
+		{"music description", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "[♪ soft piano]" }, StatusPass, ""},
+		// case
+		{"case mixed", "dcmp", "dcmp.text.case", nil, StatusPass, ""},
+		{"case one shout", "dcmp", "dcmp.text.case", func(in *Input) {
+			in.Delivery = generated(10, true)
+			in.Delivery.Cues[3].Text = "STOP RIGHT THERE!"
+		}, StatusNotEvaluated, "allcaps_text"},
+		{"case mostly capitals", "dcmp", "dcmp.text.case", func(in *Input) {
+			for i := range in.Delivery.Cues {
+				in.Delivery.Cues[i].Text = "JAMES: WELCOME BACK [music]"
+			}
+		}, StatusFail, "allcaps_text"},
+		{"case speaker labels in capitals", "dcmp", "dcmp.text.case", func(in *Input) {
+			in.Delivery.Cues[0].Text = "JAMES: Welcome back."
+		}, StatusPass, ""},
+		// line division
+		{"line division clean", "dcmp", "dcmp.text.linedivision", nil, StatusNotEvaluated, ""},
+		{"line division article", "dcmp", "dcmp.text.linedivision", func(in *Input) {
+			in.Delivery.Cues[1].Text = "Tonight we talk about the\ntide tables."
+		}, StatusFail, "line_break_poor"},
+		{"line division other language", "dcmp", "dcmp.text.linedivision", func(in *Input) {
+			in.Delivery.Language = "fr"
+			in.Delivery.Cues[1].Text = "Tonight we talk about the\ntide tables."
+		}, StatusNotEvaluated, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := cleanInput("srt")
+			if tt.edit != nil {
+				tt.edit(&in)
+			}
+			c := clauseOf(t, s, tt.std, tt.clause, in)
+			got := codes(c.Findings)
+			if c.Status != tt.want || (tt.wantCode != "" && !slices.Contains(got, tt.wantCode)) {
+				t.Errorf("%s %s = %s %v (reason %q), want %s with %q", tt.std, tt.clause, c.Status, got, c.Reason, tt.want, tt.wantCode)
+			}
+		})
+	}
+}
+
+// colourAll gives every cue of t one text colour and background.
+func colourAll(t *caption.Track, fg, bg string) {
+	t.Styles = []caption.Style{{ID: "s", Color: fg, Background: bg}}
+	for i := range t.Cues {
+		t.Cues[i].Style = "s"
+	}
+}
+
+// generated returns n clean 3 s cues; with markers, every tenth cue is a
+// sound label.
+func generated(n int, markers bool) *caption.Track {
+	t := track()
+	for i := range n {
+		start := int64(i) * 3500
+		text := "This is line one\nand line two."
+		if markers && i%10 == 0 {
+			text = "[door slams]"
+		}
+		t.Cues = append(t.Cues, cue(start, start+3000, text))
+	}
+	return t
+}

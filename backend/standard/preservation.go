@@ -1,0 +1,163 @@
+package standard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// gradePreservation grades EN 301 549 7.1.3 for CaptionQA's conversion:
+// the viewer must get all the caption text, in order. The words of the
+// source and of what was delivered (the written output read back, else the
+// delivery track) are compared with white space collapsed; any difference
+// fails. Presentational data (italics, colour, placement, speaker voices)
+// should be kept where it carries meaning; losing it is a "should", so it
+// gives warnings and the clause still passes. A voice that survives as a
+// text label ("MARTA:") counts as kept.
+func gradePreservation(cl *ClauseSpec, p *input) outcome {
+	src := p.Source
+	if src == nil {
+		return notEvaluated("the source track is not available to compare with the delivery")
+	}
+	out := p.reparsed()
+	if out == nil {
+		out = p.delivery
+	}
+	var fs []caption.Diagnostic
+	if f, ok := firstTextDifference(src, out, p.delivery); !ok {
+		fs = append(fs, f)
+	}
+	if len(src.Cues) != len(out.Cues) {
+		fs = append(fs, trackFinding("cue_count_changed", caption.SeverityInfo,
+			"the source has %d cues and the delivery %d (cues were split, merged or emptied ones removed; text order is kept)", len(src.Cues), len(out.Cues)))
+	}
+	fs = append(fs, presentationLost(src, out)...)
+	return settle(fs, "")
+}
+
+// firstTextDifference compares the words of a and b; on a difference it
+// returns a finding on the cue of at (the delivery) holding the first
+// differing word of b, and false.
+func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
+	wa, _ := words(a)
+	wb, cue := words(b)
+	n := min(len(wa), len(wb))
+	i := 0
+	for i < n && wa[i] == wb[i] {
+		i++
+	}
+	if i == len(wa) && i == len(wb) {
+		return caption.Diagnostic{}, true
+	}
+	want, got := "(end of text)", "(end of text)"
+	if i < len(wa) {
+		want = excerpt(wa[i:])
+	}
+	if i < len(wb) {
+		got = excerpt(wb[i:])
+	}
+	msg := fmt.Sprintf("caption text was lost or changed in conversion: the source continues %q, the delivery %q", want, got)
+	if ci := min(i, len(cue)-1); ci >= 0 && cue[ci] < len(at.Cues) {
+		return cueFinding(at, cue[ci], "text_lost", caption.SeverityError, "%s", msg), false
+	}
+	return trackFinding("text_lost", caption.SeverityError, "%s", msg), false
+}
+
+// words returns the words of every cue of t in order, and the cue each
+// word belongs to.
+func words(t *caption.Track) ([]string, []int) {
+	var ws []string
+	var cue []int
+	for i := range t.Cues {
+		for w := range strings.FieldsSeq(t.Cues[i].Text) {
+			ws = append(ws, w)
+			cue = append(cue, i)
+		}
+	}
+	return ws, cue
+}
+
+func excerpt(ws []string) string {
+	return strings.Join(ws[:min(len(ws), 6)], " ")
+}
+
+// presentation counts the cues of a track that use each kind of
+// presentational data, and collects speaker names.
+type presentation struct {
+	italic, bold, underline, colour, placement int
+	voices                                     []string
+}
+
+func presentationOf(t *caption.Track) presentation {
+	var p presentation
+	seen := map[string]bool{}
+	addVoice := func(v string) {
+		if v != "" && !seen[v] {
+			seen[v] = true
+			p.voices = append(p.voices, v)
+		}
+	}
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		var it, bo, un, co bool
+		for _, s := range c.Spans {
+			it, bo, un = it || s.Italic, bo || s.Bold, un || s.Underline
+			co = co || s.Color != ""
+			addVoice(s.Voice)
+		}
+		addVoice(c.Voice)
+		p.italic += b2i(it)
+		p.bold += b2i(bo)
+		p.underline += b2i(un)
+		p.colour += b2i(co)
+		p.placement += b2i(!c.Placement.IsZero())
+	}
+	return p
+}
+
+// presentationLost warns about each kind of presentational data the
+// source used and the delivery has none of, and about each speaker voice
+// that is neither a voice nor a word of the delivered text.
+func presentationLost(src, out *caption.Track) []caption.Diagnostic {
+	a, b := presentationOf(src), presentationOf(out)
+	var fs []caption.Diagnostic
+	lost := func(what string, n, m int) {
+		if n > 0 && m == 0 {
+			fs = append(fs, trackFinding("presentation_dropped", caption.SeverityWarning,
+				"%d source cues use %s and the delivery keeps none; check that no meaning depended on it", n, what))
+		}
+	}
+	lost("italics", a.italic, b.italic)
+	lost("bold", a.bold, b.bold)
+	lost("underline", a.underline, b.underline)
+	lost("colour", a.colour, b.colour)
+	lost("placement", a.placement, b.placement)
+	if len(a.voices) == 0 {
+		return fs
+	}
+	kept := map[string]bool{}
+	for _, v := range b.voices {
+		kept[v] = true
+	}
+	var text strings.Builder
+	for i := range out.Cues {
+		text.WriteString(strings.ToLower(out.Cues[i].Text))
+		text.WriteByte('\n')
+	}
+	all := text.String()
+	for _, v := range a.voices {
+		if !kept[v] && !strings.Contains(all, strings.ToLower(v)) {
+			fs = append(fs, trackFinding("speaker_info_dropped", caption.SeverityWarning,
+				"speaker %q is marked in the source but neither as a voice nor as a text label in the delivery", v))
+		}
+	}
+	return fs
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
