@@ -43,11 +43,15 @@ func sameStyle(a, b Span) bool {
 // Len returns the number of code points written so far.
 func (b *TextBuilder) Len() int { return b.runes }
 
-// Reset empties the builder for the next cue.
+// Grow makes room for n more bytes of text.
+func (b *TextBuilder) Grow(n int) { b.sb.Grow(n) }
+
+// Reset empties the builder for the next cue. The span buffer is kept:
+// [TextBuilder.Build] hands out copies.
 func (b *TextBuilder) Reset() {
 	b.sb.Reset()
 	b.runes = 0
-	b.spans = nil
+	b.spans = b.spans[:0]
 }
 
 // Build returns the text without trailing line breaks and the spans,

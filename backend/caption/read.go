@@ -16,11 +16,11 @@ type ParseTextFunc func(text string) (*Track, Diagnostics)
 // bytes ([DecodeText]), reports empty input, runs parse, records the source,
 // and finishes the track ([Finish]). The error is only ever an I/O error.
 func Read(r io.Reader, format string, parse ParseTextFunc) (*Track, []Diagnostic, error) {
-	b, err := io.ReadAll(r)
+	b, err := readAll(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("caption: read %s: %w", format, err)
 	}
-	text, enc, diags := DecodeText(b)
+	text, enc, diags := decodeOwned(b)
 	t := &Track{Version: Version, Cues: []Cue{}}
 	if strings.TrimSpace(text) == "" {
 		d := Diagnostics(diags)
@@ -67,4 +67,23 @@ func Finish(t *Track, d *Diagnostics) {
 	if len(t.Cues) == 0 {
 		d.Error(CodeNoCues, 0, "no valid cues were found")
 	}
+}
+
+// readAll reads r to the end, sizing the buffer once when r knows its
+// length (bytes.Reader, strings.Reader), which every in-memory caller's
+// reader does: io.ReadAll's doubling would copy a 4 MiB file several times.
+func readAll(r io.Reader) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		b := make([]byte, l.Len())
+		n, err := io.ReadFull(r, b)
+		if err == io.ErrUnexpectedEOF {
+			err = nil
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		rest, err := io.ReadAll(r)
+		return append(b[:n], rest...), err
+	}
+	return io.ReadAll(r)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Encoding names reported in [Source.Encoding].
@@ -47,6 +48,16 @@ func DecodeText(b []byte) (text, encoding string, diags []Diagnostic) {
 		Code: CodeEncodingNotUTF8, Severity: SeverityWarning, Line: line,
 		Message: "the file is not UTF-8 and has no byte order mark; it was read as Windows-1252",
 	}}
+}
+
+// decodeOwned is [DecodeText] for a buffer nobody else holds: valid UTF-8
+// without a BOM becomes the string without a copy. The caller must never
+// write to b afterwards.
+func decodeOwned(b []byte) (text, encoding string, diags []Diagnostic) {
+	if len(b) > 0 && b[0] < 0x80 && b[0] != 0 && utf8.Valid(b) {
+		return unsafe.String(&b[0], len(b)), EncodingUTF8, nil
+	}
+	return DecodeText(b)
 }
 
 func firstInvalidUTF8(b []byte) int {
@@ -95,17 +106,23 @@ var cp1252 = [32]rune{
 	'\uFFFD', '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', '\uFFFD', 'ž', 'Ÿ',
 }
 
+// Windows1252 decodes one Windows-1252 byte; the five bytes the encoding
+// leaves undefined give U+FFFD.
+func Windows1252(c byte) rune {
+	if c < 0x80 || c >= 0xA0 {
+		return rune(c)
+	}
+	return cp1252[c-0x80]
+}
+
 func decodeWindows1252(b []byte) string {
 	var sb strings.Builder
 	sb.Grow(len(b) + len(b)/8)
 	for _, c := range b {
-		switch {
-		case c < 0x80:
+		if c < 0x80 {
 			sb.WriteByte(c)
-		case c < 0xA0:
-			sb.WriteRune(cp1252[c-0x80])
-		default:
-			sb.WriteRune(rune(c))
+		} else {
+			sb.WriteRune(Windows1252(c))
 		}
 	}
 	return sb.String()

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// namedColors are the TTML named colours (TTML1 §8.3.2).
+// namedColors is a read-only table of the TTML named colours (TTML1 §8.3.2).
 var namedColors = map[string]string{
 	"transparent": "#00000000", "black": "#000000", "silver": "#c0c0c0", "gray": "#808080",
 	"white": "#ffffff", "maroon": "#800000", "red": "#ff0000", "purple": "#800080",

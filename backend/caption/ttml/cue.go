@@ -28,7 +28,8 @@ type segment struct {
 // maxSegmentWork bounds segments times leaves for one paragraph.
 const maxSegmentWork = 4_000_000
 
-// openExt marks a cue whose end the document leaves indefinite.
+// openExt marks a cue whose end the document leaves indefinite; it is
+// read-only.
 var openExt = json.RawMessage(`{"openEnd":true}`)
 
 // segments splits p at every time its visible content changes (a span or

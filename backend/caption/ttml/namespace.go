@@ -25,7 +25,7 @@ const (
 	profileIMSC1 = "http://www.w3.org/ns/ttml/profile/imsc1/text"
 )
 
-// ttBases are the TTML namespace roots: the W3C Recommendation and the
+// ttBases is a read-only list of the TTML namespace roots: the W3C Recommendation and the
 // DFXP drafts that real files still use.
 var ttBases = [...]string{
 	"http://www.w3.org/ns/ttml",

@@ -7,7 +7,8 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 )
 
-// inf is an indefinite time in seconds.
+// inf is an indefinite time in seconds (read-only; math.Inf is not a
+// constant).
 var inf = math.Inf(1)
 
 // reader holds what one parse gathers; it lives for one document only.

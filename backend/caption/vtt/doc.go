@@ -27,8 +27,10 @@
 //     never written with stale markup.
 //   - STYLE blocks are kept verbatim in Track.Ext["vtt"]; REGION blocks
 //     become [caption.Region] values with every WebVTT default filled in.
-//   - A cue that ends before it starts is kept, as the spec keeps it, with
-//     an end_before_start warning.
+//   - A cue that ends before it starts is parsed as the spec says (the WPT
+//     conformance test checks it) but left out of the IR with an
+//     end_before_start error: it is never active, so no player shows it,
+//     and every IR cue has a displayable range.
 //
 // [Write] is deterministic and regenerates markup from the spans. It never
 // lets cue text end a cue early: "&", "<" and ">" are escaped (so "-->"

@@ -1,6 +1,8 @@
 package vtt
 
 import (
+	"github.com/captionqa/captionqa/backend/caption"
+
 	"html"
 	"strings"
 )
@@ -101,18 +103,13 @@ func numericRef(s string, i int) (string, int, refStatus) {
 	case v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF):
 		v = '\uFFFD'
 	case v >= 0x80 && v <= 0x9F:
-		if r := windows1252[v-0x80]; r != 0 {
+		// HTML maps these references through Windows-1252, keeping the
+		// code point where that encoding leaves a byte undefined.
+		if r := caption.Windows1252(byte(v)); r != '\uFFFD' {
 			v = r
 		}
 	}
 	return string(v), j, refOK
-}
-
-// windows1252 is HTML's table for numeric references 0x80-0x9F; zero
-// entries keep their code point.
-var windows1252 = [32]rune{
-	0x20AC, 0, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017D, 0,
-	0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E, 0x0178,
 }
 
 func digitValue(c byte, hex bool) (rune, bool) {

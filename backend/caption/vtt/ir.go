@@ -32,7 +32,16 @@ func parseText(text string) (*caption.Track, caption.Diagnostics) {
 	}
 	var tp textParser
 	for i := range f.cues {
-		t.Cues = append(t.Cues, irCue(&tp, &f.cues[i], d))
+		rc := &f.cues[i]
+		if rc.end.ms < rc.start.ms {
+			// The spec's parser keeps such a cue, but a player never shows
+			// it (it is never active); the IR holds only displayable
+			// ranges, as every other reader's does.
+			d.errorf(caption.CodeEndBeforeStart, max(rc.line, rc.payloadLine-1), "cue dropped: it ends (%s) before it starts (%s), so no player shows it",
+				caption.FormatClock(rc.end.ms), caption.FormatClock(rc.start.ms))
+			continue
+		}
+		t.Cues = append(t.Cues, irCue(&tp, rc, d))
 	}
 	return t, d.done()
 }

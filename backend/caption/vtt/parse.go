@@ -221,10 +221,6 @@ func (p *parser) newCue(id, line string, lineNo, startLine int) *rawCue {
 			p.d.warnf(caption.CodeNonStandardSyntax, lineNo, "a timestamp has more than %d hours; it was read as %d hours", maxHours, maxHours)
 		}
 	}
-	if tm.end.ms < tm.start.ms {
-		p.d.warnf(caption.CodeEndBeforeStart, lineNo, "the cue ends (%s) before it starts (%s); it was kept as written",
-			caption.FormatClock(tm.end.ms), caption.FormatClock(tm.start.ms))
-	}
 	settings := parseSettings(tm.settings, p.regionByID, func(setting, why string) {
 		p.d.warnf(caption.CodeInvalidSetting, lineNo, "cue setting %q: %s", clip(setting), why)
 	})

@@ -218,7 +218,7 @@ func annotation(s string) string {
 	return s
 }
 
-// escapeByte marks the bytes appendEscaped must look at.
+// escapeByte is a read-only table of the bytes appendEscaped must look at.
 var escapeByte = [256]bool{'&': true, '<': true, '>': true, '\r': true, '\n': true}
 
 // appendEscaped writes cue text: "&", "<" and ">" as references (so no

@@ -1,0 +1,278 @@
+package srt
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// flushAt is the buffer size at which Write hands bytes to the writer.
+const flushAt = 32 << 10
+
+// Write writes t as SubRip: counters 1..n, LF line endings, a blank line
+// after every cue, spans as tags and non-default placement as {\anN} (see
+// the package documentation). The output is deterministic. The error is
+// only ever the writer's.
+func Write(w io.Writer, t *caption.Track) error {
+	buf := make([]byte, 0, flushAt+4<<10)
+	var st styler
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		buf = strconv.AppendInt(buf, int64(i+1), 10)
+		buf = append(buf, '\n')
+		buf = caption.AppendClock(buf, c.StartMs, 2, ',')
+		buf = append(buf, " --> "...)
+		buf = caption.AppendClock(buf, c.EndMs, 2, ',')
+		buf = append(buf, '\n')
+		if pos := numpadOf(c.Placement); pos != 2 {
+			buf = append(buf, "{\\an"...)
+			buf = append(buf, byte('0'+pos), '}')
+		}
+		if len(c.Spans) == 0 && plainSafe(c.Text) {
+			buf = append(buf, c.Text...)
+		} else {
+			buf = st.appendText(buf, c.Text, c.Spans)
+		}
+		if buf[len(buf)-1] != '\n' {
+			buf = append(buf, '\n')
+		}
+		buf = append(buf, '\n')
+		if len(buf) >= flushAt {
+			if _, err := w.Write(buf); err != nil {
+				return fmt.Errorf("srt: write: %w", err)
+			}
+			buf = buf[:0]
+		}
+	}
+	if _, err := w.Write(buf); err != nil {
+		return fmt.Errorf("srt: write: %w", err)
+	}
+	return nil
+}
+
+// numpadOf returns the {\anN} keypad position of a placement; 2 (bottom
+// centre) is the default.
+func numpadOf(p *caption.Placement) int {
+	if p == nil {
+		return 2
+	}
+	pos := 2
+	switch p.Area {
+	case caption.AreaTop:
+		pos = 8
+	case caption.AreaMiddle:
+		pos = 5
+	}
+	switch p.Align {
+	case "left", "start":
+		pos--
+	case "right", "end":
+		pos++
+	}
+	return pos
+}
+
+// plainSafe reports whether text can be written as it is: no line is blank
+// or ends in a space, and nothing in it would read back as markup, an
+// entity or a timing line. It is one pass over the bytes, as nearly every
+// cue takes this path.
+func plainSafe(text string) bool {
+	content := false // the current line has a non-space byte
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '<', '&', '{', '\r':
+			return false
+		case '>':
+			if i >= 2 && text[i-1] == '-' && text[i-2] == '-' {
+				return false
+			}
+			content = true
+		case '\n':
+			if !content || isSpace(text[i-1]) {
+				return false
+			}
+			content = false
+		case ' ', '\t', '\f', '\v':
+		default:
+			content = true
+		}
+	}
+	return text == "" || content && !isSpace(text[len(text)-1])
+}
+
+// style is the part of a span the SRT writer renders.
+type style struct {
+	italic, bold, underline bool
+	color                   string
+}
+
+// Tags the writer opens, in nesting order.
+const (
+	openFont = iota
+	openBold
+	openItalic
+	openUnderline
+)
+
+// styler renders styled text; its buffers are reused from cue to cue.
+type styler struct {
+	bounds []int
+	open   []int // the tags open, outermost first
+	cur    style
+}
+
+// appendText writes text line by line with tags for spans, dropping blank
+// lines and trailing spaces and escaping what would read back as markup.
+func (st *styler) appendText(buf []byte, text string, spans []caption.Span) []byte {
+	st.bounds = st.bounds[:0]
+	for _, s := range spans {
+		st.bounds = append(st.bounds, s.Start, s.End)
+	}
+	slices.Sort(st.bounds)
+	st.bounds = slices.Compact(st.bounds)
+	st.open, st.cur = st.open[:0], style{}
+	next := 0 // index in bounds of the next style change
+	// restyleAt switches to the style at code point at when a span starts
+	// or ends there (or earlier, in text that was dropped).
+	restyleAt := func(buf []byte, at int) []byte {
+		if next < len(st.bounds) && st.bounds[next] <= at {
+			for next < len(st.bounds) && st.bounds[next] <= at {
+				next++
+			}
+			buf = st.restyle(buf, styleAt(spans, at))
+		}
+		return buf
+	}
+	r := 0 // code point offset of the current line in text
+	wrote := false
+	for {
+		line, rest, more := strings.Cut(text, "\n")
+		if body := trimRightSpace(line); trimLeftSpace(body) != "" {
+			if wrote {
+				// The line break takes the style of the "\n" before this line.
+				buf = restyleAt(buf, r-1)
+				buf = append(buf, '\n')
+			}
+			wrote = true
+			at := r
+			lastClose := strings.LastIndexByte(body, '}')
+			for i, c := range body {
+				buf = restyleAt(buf, at)
+				buf = appendEscaped(buf, body, i, c, lastClose)
+				at++
+			}
+		}
+		if !more {
+			break
+		}
+		r += utf8.RuneCountInString(line) + 1
+		text = rest
+	}
+	return st.restyle(buf, style{})
+}
+
+// styleAt merges the spans that cover code point at; later spans win.
+func styleAt(spans []caption.Span, at int) style {
+	var s style
+	for _, sp := range spans {
+		if sp.Start <= at && at < sp.End {
+			s.italic = s.italic || sp.Italic
+			s.bold = s.bold || sp.Bold
+			s.underline = s.underline || sp.Underline
+			if c, ok := parseColor(sp.Color); ok {
+				s.color = c
+			}
+		}
+	}
+	return s
+}
+
+// restyle closes the open tags that want no longer has and opens the ones
+// it adds.
+func (st *styler) restyle(buf []byte, want style) []byte {
+	if want == st.cur {
+		return buf
+	}
+	keep := 0
+	for _, t := range st.open {
+		ok := false
+		switch t {
+		case openFont:
+			ok = want.color == st.cur.color
+		case openBold:
+			ok = want.bold
+		case openItalic:
+			ok = want.italic
+		case openUnderline:
+			ok = want.underline
+		}
+		if !ok {
+			break
+		}
+		keep++
+	}
+	for k := len(st.open) - 1; k >= keep; k-- {
+		buf = append(buf, closeTags[st.open[k]]...)
+	}
+	st.open = st.open[:keep]
+	has := [4]bool{}
+	for _, t := range st.open {
+		has[t] = true
+	}
+	if want.color != "" && !has[openFont] {
+		buf = append(buf, `<font color="`...)
+		buf = append(buf, want.color...)
+		buf = append(buf, `">`...)
+		st.open = append(st.open, openFont)
+	}
+	for t, on := range [4]bool{openBold: want.bold, openItalic: want.italic, openUnderline: want.underline} {
+		if on && !has[t] {
+			buf = append(buf, openTags[t]...)
+			st.open = append(st.open, t)
+		}
+	}
+	st.cur = want
+	return buf
+}
+
+// openTags and closeTags are read-only tables of the markup for each
+// style bit.
+var (
+	openTags  = [4]string{openBold: "<b>", openItalic: "<i>", openUnderline: "<u>"}
+	closeTags = [4]string{"</font>", "</b>", "</i>", "</u>"}
+)
+
+// appendEscaped writes the code point c at byte i of line, as an entity
+// when the reader would otherwise take it as the start of markup. lastClose
+// is the index of the line's last '}', -1 if none.
+func appendEscaped(buf []byte, line string, i int, c rune, lastClose int) []byte {
+	rest := line[i:]
+	switch c {
+	case '<':
+		if t := scanTag(rest); t.n > 0 && lookupTag(t.name) != 0 {
+			return append(buf, "&lt;"...)
+		}
+	case '&':
+		if _, k := entity(rest); k > 0 {
+			return append(buf, "&amp;"...)
+		}
+	case '{':
+		// Any '}' after an "{\" closes an override block; which one does
+		// not matter here, and the last one is known without a search.
+		if k, _, _ := scanBrace(rest, relative(lastClose, i)); k > 0 {
+			return append(buf, "&#123;"...)
+		}
+	case '>':
+		if strings.HasSuffix(line[:i], "--") {
+			return append(buf, "&gt;"...)
+		}
+	case '\r':
+		return append(buf, "&#13;"...)
+	}
+	return utf8.AppendRune(buf, c)
+}
