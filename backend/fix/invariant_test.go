@@ -1,0 +1,230 @@
+package fix
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/internal/corpus"
+)
+
+// netflix are the targets of the corpus test and the generated tracks.
+var netflix = Targets{MaxCharsPerLine: 42, MaxLines: 2, MaxCPS: 17, MinDurationMs: 833, MaxDurationMs: 7000, MinGapMs: 84, Overlaps: true, EmptyCues: true}
+
+// normText is the text-preservation view of a track: cue texts joined by a
+// space, whitespace runs collapsed, and one leading dialogue dash dropped
+// from every word (Apply may drop a speaker's dash when it splits a
+// dialogue; comparing both sides without dashes keeps the check exact
+// about everything else).
+func normText(t *caption.Track) string {
+	var sb strings.Builder
+	for _, c := range t.Cues {
+		for _, w := range strings.Fields(c.Text) {
+			if d := dashPrefix(w); d > 0 && d < len(w) {
+				w = w[d:]
+			} else if d == len(w) {
+				continue
+			}
+			if sb.Len() > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(w)
+		}
+	}
+	return sb.String()
+}
+
+// checkInvariants fails t when res breaks a guarantee of Apply for in.
+func checkInvariants(t *testing.T, name string, in, before *caption.Track, p Profile, res Result) {
+	t.Helper()
+	if !reflect.DeepEqual(in, before) {
+		t.Fatalf("%s %s: the input track was modified", name, p)
+	}
+	if res.Track == nil {
+		t.Fatalf("%s %s: nil track", name, p)
+	}
+	want := normText(in)
+	if p != WarnOnly {
+		// The timing profiles put cues in presentation order first.
+		sorted := *in
+		sorted.Cues = slices.Clone(in.Cues)
+		slices.SortStableFunc(sorted.Cues, func(a, b caption.Cue) int { return cmp.Compare(a.StartMs, b.StartMs) })
+		want = normText(&sorted)
+	}
+	if got := normText(res.Track); got != want {
+		t.Fatalf("%s %s: text changed\n got: %.300q\nwant: %.300q", name, p, got, want)
+	}
+	for i := range res.Track.Cues {
+		c := &res.Track.Cues[i]
+		if i < len(in.Cues) && len(c.Spans) > 0 && len(in.Cues[i].Spans) > 0 && &c.Spans[0] == &in.Cues[i].Spans[0] {
+			t.Fatalf("%s %s: cue %d shares spans with the input", name, p, i)
+		}
+		n := utf8.RuneCountInString(c.Text)
+		for _, sp := range c.Spans {
+			if sp.Start < 0 || sp.End > n || sp.Start >= sp.End {
+				if p != WarnOnly && sp.Start < sp.End && sp.Start >= 0 {
+					t.Fatalf("%s %s: cue %d span %+v outside text of %d code points", name, p, i, sp, n)
+				}
+			}
+		}
+		if p == WarnOnly {
+			continue
+		}
+		if c.StartMs < 0 || c.EndMs < c.StartMs {
+			t.Fatalf("%s %s: cue %d has range %d–%d", name, p, i, c.StartMs, c.EndMs)
+		}
+		if i > 0 && c.StartMs < res.Track.Cues[i-1].StartMs {
+			t.Fatalf("%s %s: cue %d starts at %d before cue %d at %d", name, p, i, c.StartMs, i-1, res.Track.Cues[i-1].StartMs)
+		}
+	}
+	if p == WarnOnly && (len(res.Changes) != 0 || !reflect.DeepEqual(res.Track, in)) {
+		t.Fatalf("%s: warn-only edited the track: %v", name, res.Changes)
+	}
+	again := Apply(before, p, netflix)
+	if !reflect.DeepEqual(again, Apply(before, p, netflix)) {
+		t.Fatalf("%s %s: not deterministic", name, p)
+	}
+}
+
+// cloneForCompare deep-copies a track with the package's own copier, so a
+// later DeepEqual shows whether Apply touched the input.
+func cloneForCompare(t *caption.Track) *caption.Track { return cloneTrack(t) }
+
+// genWords is a read-only vocabulary for generated cue text.
+var genWords = []string{
+	"the", "a", "cat", "Dr.", "Smith", "said", "3.5", "and", "then,", "we", "left.", "Why?", "No!",
+	"e.g.", "wait…", "to", "of", "extraordinarily", "J.", "–", "“Yes.”", "(laughs)", "café", "naïve", "東京", "🙂",
+	"well;", "so:", "it", "is", "over", "there", "now.", "-Hi.", "-", "you", "know", "supercalifragilisticexpialidocious",
+}
+
+// genTrack builds a sorted track of n cues, many over the netflix limits:
+// long text, too many lines, short and long durations, small gaps and
+// overlaps, spans, dialogue dashes and stray whitespace.
+func genTrack(rng *rand.Rand, n int) *caption.Track {
+	t := &caption.Track{Version: 1, Cues: make([]caption.Cue, 0, n)}
+	var at int64
+	for i := range n {
+		var sb strings.Builder
+		nw := 1 + rng.IntN(22)
+		if rng.IntN(10) == 0 {
+			sb.WriteString("- ")
+		}
+		for k := range nw {
+			if k > 0 {
+				switch rng.IntN(12) {
+				case 0:
+					sb.WriteString("\n")
+					if rng.IntN(3) == 0 {
+						sb.WriteString("- ")
+					}
+				case 1:
+					sb.WriteString("  ")
+				default:
+					sb.WriteByte(' ')
+				}
+			}
+			sb.WriteString(genWords[rng.IntN(len(genWords))])
+		}
+		if rng.IntN(15) == 0 {
+			sb.WriteString(" \n")
+		}
+		text := sb.String()
+		if rng.IntN(40) == 0 {
+			text = " \n "
+		}
+		at += int64(rng.IntN(1500)) - 200
+		at = max(at, 0)
+		d := int64(100 + rng.IntN(9000))
+		c := caption.Cue{ID: strconv.Itoa(i + 1), StartMs: at, EndMs: at + d, Text: text, SourceLine: i*4 + 1}
+		if r := utf8.RuneCountInString(text); r > 2 && rng.IntN(3) == 0 {
+			a := rng.IntN(r - 1)
+			c.Spans = []caption.Span{{Start: a, End: a + 1 + rng.IntN(r-a), Italic: true}}
+		}
+		if rng.IntN(20) == 0 {
+			c.Placement = &caption.Placement{Area: caption.AreaTop}
+		}
+		t.Cues = append(t.Cues, c)
+		at += d/2 + int64(rng.IntN(int(d)))
+	}
+	return t
+}
+
+func TestInvariantsGenerated(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		in := genTrack(rng, 1+rng.IntN(40))
+		for _, p := range Profiles() {
+			before := cloneForCompare(in)
+			res := Apply(in, p, netflix)
+			checkInvariants(t, "seed "+strconv.FormatUint(seed, 10), in, before, p, res)
+		}
+	}
+}
+
+func TestInvariantsCorpus(t *testing.T) {
+	t.Parallel()
+	files := corpus.Glob(t, ".", ".srt", ".vtt")
+	if len(files) == 0 {
+		t.Skip("no .srt or .vtt files in the corpus")
+	}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, in, _, err := format.Read(filepath.Base(path), "", data)
+		if err != nil || in == nil {
+			continue // an unreadable file is the codec tests' business
+		}
+		for _, p := range Profiles() {
+			before := cloneForCompare(in)
+			res := Apply(in, p, netflix)
+			checkInvariants(t, filepath.Base(path), in, before, p, res)
+		}
+	}
+}
+
+// FuzzApply builds a track from arbitrary bytes (text, times, spans) and
+// checks the invariants under every profile.
+func FuzzApply(f *testing.F) {
+	f.Add([]byte("Hello there.\nHow are you?"), uint64(1))
+	f.Add([]byte("- Mr. Smith, it's 3.5 km.\n- Really? I thought so."), uint64(2))
+	f.Add([]byte("  a  \n\n b\tc "), uint64(3))
+	f.Add([]byte(strings.Repeat("word ", 60)), uint64(4))
+	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		in := &caption.Track{Version: 1}
+		var at int64
+		for len(data) > 0 && len(in.Cues) < 64 {
+			n := min(len(data), 1+rng.IntN(120))
+			text := string(data[:n])
+			data = data[n:]
+			at += int64(rng.IntN(3000)) - 1000
+			at = max(at, 0)
+			c := caption.Cue{StartMs: at, EndMs: at + int64(rng.IntN(12000)) - 500, Text: text}
+			if rng.IntN(2) == 0 {
+				c.ID = strconv.Itoa(len(in.Cues))
+			}
+			if r := utf8.RuneCountInString(text); r > 0 && rng.IntN(2) == 0 {
+				a := rng.IntN(r)
+				c.Spans = []caption.Span{{Start: a, End: a + rng.IntN(r-a+1), Bold: true}, {Start: 0, End: r}}
+			}
+			in.Cues = append(in.Cues, c)
+		}
+		for _, p := range Profiles() {
+			before := cloneForCompare(in)
+			res := Apply(in, p, netflix)
+			checkInvariants(t, "fuzz", in, before, p, res)
+		}
+	})
+}

@@ -1,0 +1,96 @@
+// Package fix repairs what the rules find, under one of four fix profiles
+// (rules-reference section 7.4). Fixes never lose or reorder text: the
+// whitespace-normalised text of a track is the same before and after, and
+// every change is reported.
+package fix
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// Profile names how far fixes may go.
+type Profile string
+
+// The four fix profiles, from the most to the least conservative.
+const (
+	// WarnOnly changes nothing beyond what the output format demands.
+	WarnOnly Profile = "warn-only"
+	// LayoutPreserveBreaks fixes timing and hygiene, keeps every author
+	// line break, may add a break inside an over-long line, never merges or
+	// splits cues.
+	LayoutPreserveBreaks Profile = "layout-preserve-breaks"
+	// AutoSplitSentences adds re-wrapping and splitting cues at sentence,
+	// then clause, boundaries, time shared in proportion to characters.
+	AutoSplitSentences Profile = "auto-split-sentences"
+	// AutoSplitCPS adds borrowing time from the gaps around a cue, then
+	// splitting, until each cue meets the reading-speed limit.
+	AutoSplitCPS Profile = "auto-split-cps"
+)
+
+// ErrUnknownProfile is returned by [ParseProfile] for a name that is not a
+// profile.
+var ErrUnknownProfile = errors.New("fix: unknown fix profile")
+
+// Profiles lists every profile name.
+func Profiles() []Profile {
+	return []Profile{WarnOnly, LayoutPreserveBreaks, AutoSplitSentences, AutoSplitCPS}
+}
+
+// ParseProfile returns the profile named s; "" means [WarnOnly]. It returns
+// [ErrUnknownProfile] for any other name.
+func ParseProfile(s string) (Profile, error) {
+	if s == "" {
+		return WarnOnly, nil
+	}
+	for _, p := range Profiles() {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%w %q (known: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps)", ErrUnknownProfile, s)
+}
+
+// Targets are the limits fixes aim for; a zero field is not targeted. The
+// engine fills them from the preset's enforced rules for the delivery, and
+// from enforced and suggested rules for the aided output.
+type Targets struct {
+	MaxCharsPerLine int
+	MaxLines        int
+	MaxCPS          float64
+	MinDurationMs   int64
+	MaxDurationMs   int64
+	MinGapMs        int64
+	// Overlaps asks for overlapping cues to be resolved.
+	Overlaps bool
+	// EmptyCues asks for cues without visible text to be removed.
+	EmptyCues bool
+}
+
+// Change is one edit a fix made.
+type Change struct {
+	// Code is the rule code the change addresses (e.g. reading_speed_high).
+	Code string `json:"code"`
+	// CueIndex is the index of the cue in the track given to [Apply].
+	CueIndex int `json:"cueIndex"`
+	// Action is what was done: one of the Action constants.
+	Action string `json:"action"`
+	// Message says what changed in words an editor understands
+	// ("split into 2 cues at the sentence end", "end moved from
+	// 00:00:05.000 to 00:00:05.400").
+	Message string `json:"message"`
+}
+
+// Result is what [Apply] returns.
+type Result struct {
+	// Track is the fixed copy; the input track is never modified.
+	Track *caption.Track
+	// Changes lists every edit, in cue order.
+	Changes []Change
+	// Unfixed lists the targeted problems the profile could not repair,
+	// as findings with the code, the cue index (of the fixed track), the
+	// value and the limit.
+	Unfixed []caption.Diagnostic
+}

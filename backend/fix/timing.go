@@ -1,0 +1,203 @@
+package fix
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+const (
+	// maxLeadMs bounds how far a start may move earlier: Subtitle Edit's
+	// limit, and within Netflix's tolerance for text that appears before
+	// the speech. Starts carry the sync, so they move least.
+	maxLeadMs = 200
+	// minVisibleMs is the least a cue may keep when an overlap is trimmed:
+	// text shown for less cannot be read, so such an overlap is left for
+	// an editor.
+	minVisibleMs = 100
+)
+
+// sortCues restores presentation order (by start, then input order) when
+// the input broke it; every timing fix relies on it.
+func (f *fixer) sortCues() {
+	if slices.IsSortedFunc(f.cues, func(a, b caption.Cue) int { return cmp.Compare(a.StartMs, b.StartMs) }) {
+		return
+	}
+	order := make([]int, len(f.cues))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(f.cues[a].StartMs, f.cues[b].StartMs) })
+	cues := make([]caption.Cue, len(f.cues))
+	src := make([]int, len(f.src))
+	for to, from := range order {
+		cues[to], src[to] = f.cues[from], f.src[from]
+		if to != from {
+			f.record(codeOutOfOrder, src[to], ActionReorder, "moved from position %d to %d to keep cues in start order", from+1, to+1)
+		}
+	}
+	f.cues, f.src = cues, src
+}
+
+// repairRanges clamps negative starts to 0 and ends before their start to
+// the start; the duration fixes then give such cues time.
+func (f *fixer) repairRanges() {
+	for i := range f.cues {
+		c := &f.cues[i]
+		if c.StartMs >= 0 && c.EndMs >= c.StartMs {
+			continue
+		}
+		s, e := max(c.StartMs, 0), max(c.EndMs, 0)
+		e = max(e, s)
+		f.record(codeInvalidTime, f.src[i], ActionRepairRange, "time range %s–%s repaired to %s–%s",
+			clockSigned(c.StartMs), clockSigned(c.EndMs), clock(s), clock(e))
+		c.StartMs, c.EndMs = s, e
+	}
+}
+
+func clockSigned(ms int64) string {
+	if ms < 0 {
+		return "-" + clock(-ms)
+	}
+	return clock(ms)
+}
+
+// resolveOverlaps trims each cue that runs into the next one so that it
+// ends MinGapMs before the next start, or right at it when that would
+// leave the cue under minVisibleMs. Cues are never merged, not even cues
+// with identical times: those, and overlaps that would need a cue trimmed
+// below minVisibleMs, stay and are reported as unfixed.
+func (f *fixer) resolveOverlaps() {
+	gap := f.tg.MinGapMs
+	for i := 0; i+1 < len(f.cues); i++ {
+		c := &f.cues[i]
+		next := f.cues[i+1].StartMs
+		if c.EndMs <= next {
+			continue
+		}
+		end := next - gap
+		if end-c.StartMs < minVisibleMs {
+			end = next
+		}
+		if end-c.StartMs < minVisibleMs {
+			continue
+		}
+		f.record(codeOverlap, f.src[i], ActionTrimEnd, "end moved from %s to %s so the cue no longer overlaps the next one",
+			clock(c.EndMs), clock(end))
+		c.EndMs = end
+	}
+}
+
+// lengthen gives cue i up to want ms of duration: first by moving its end
+// into the following gap (keeping MinGapMs before the next cue), then by
+// moving its start up to maxLeadMs earlier into the preceding gap (keeping
+// MinGapMs after every earlier cue, never before 0). prevEnd is the latest
+// end of the cues before i. It reports whether the cue reached want.
+func (f *fixer) lengthen(i int, want, prevEnd int64, code, why string) bool {
+	c := &f.cues[i]
+	if c.EndMs-c.StartMs >= want {
+		return true
+	}
+	gap := f.tg.MinGapMs
+	limit := int64(math.MaxInt64)
+	if i+1 < len(f.cues) {
+		limit = f.cues[i+1].StartMs - gap
+	}
+	if end := min(c.StartMs+want, limit); end > c.EndMs {
+		f.record(code, f.src[i], ActionExtendEnd, "end moved from %s to %s %s", clock(c.EndMs), clock(end), why)
+		c.EndMs = end
+	}
+	if short := want - (c.EndMs - c.StartMs); short > 0 {
+		earliest := max(c.StartMs-maxLeadMs, 0)
+		if i > 0 {
+			earliest = max(earliest, prevEnd+gap)
+		}
+		if start := max(c.StartMs-short, earliest); start < c.StartMs {
+			f.record(code, f.src[i], ActionMoveStart, "start moved from %s to %s %s", clock(c.StartMs), clock(start), why)
+			c.StartMs = start
+		}
+	}
+	return c.EndMs-c.StartMs >= want
+}
+
+// extendShort lengthens cues shorter than MinDurationMs.
+func (f *fixer) extendShort() {
+	want := f.tg.MinDurationMs
+	if f.tg.MaxDurationMs > 0 {
+		want = min(want, f.tg.MaxDurationMs)
+	}
+	var prevEnd int64
+	for i := range f.cues {
+		c := &f.cues[i]
+		if c.EndMs-c.StartMs < want && !blank(c.Text) {
+			f.lengthen(i, want, prevEnd, codeTooShort, "to reach the minimum duration")
+		}
+		prevEnd = max(prevEnd, c.EndMs)
+	}
+}
+
+// closeGaps pulls a cue's end back when the gap before the next cue is
+// positive but under MinGapMs, so the gap becomes exactly MinGapMs. It does
+// not chain (close gaps under half a second by extending ends): that edits
+// cues no rule flags and moves ends the author chose. A pull that would
+// leave the cue under MinDurationMs (or minVisibleMs) is not made, and the
+// gap is reported as unfixed.
+func (f *fixer) closeGaps() {
+	gap := f.tg.MinGapMs
+	floor := max(f.tg.MinDurationMs, minVisibleMs)
+	for i := 0; i+1 < len(f.cues); i++ {
+		c := &f.cues[i]
+		next := f.cues[i+1].StartMs
+		if g := next - c.EndMs; g <= 0 || g >= gap {
+			continue
+		}
+		end := next - gap
+		if end-c.StartMs < floor {
+			continue
+		}
+		f.record(codeGap, f.src[i], ActionTrimEnd, "end moved from %s to %s to leave %d ms before the next cue",
+			clock(c.EndMs), clock(end), gap)
+		c.EndMs = end
+	}
+}
+
+// borrowForCPS gives each cue over MaxCPS the time its text needs at
+// MaxCPS, taken from the gaps around it as [fixer.lengthen] does.
+// Splitting alone cannot help: pieces share the cue's characters and its
+// time. The extension stops at MaxDurationMs, unless the text needs more
+// than that and can be split, in which case the later split shares the
+// borrowed time among pieces that each fit MaxDurationMs (the gaps between
+// the pieces included). What time cannot be found is reported as unfixed.
+func (f *fixer) borrowForCPS() {
+	var prevEnd int64
+	maxDur, gap := f.tg.MaxDurationMs, f.tg.MinGapMs
+	for i := range f.cues {
+		c := &f.cues[i]
+		n := chars(c.Text)
+		if d := c.EndMs - c.StartMs; n > 0 && float64(n)*1000 > f.tg.MaxCPS*float64(d) {
+			want := needMs(n, f.tg.MaxCPS)
+			if maxDur > 0 && want > maxDur {
+				if f.splittable(c) {
+					pieces := (want + maxDur - 1) / maxDur
+					want += (pieces - 1) * (gap + 1)
+				} else {
+					want = maxDur
+				}
+			}
+			f.lengthen(i, want, prevEnd, codeReadingSpeed, "to bring the reading speed down")
+		}
+		prevEnd = max(prevEnd, c.EndMs)
+	}
+}
+
+// needMs is the shortest whole-ms duration at which n characters read at
+// no more than cps.
+func needMs(n int, cps float64) int64 {
+	ms := int64(math.Ceil(float64(n) * 1000 / cps))
+	for float64(n)*1000 > cps*float64(ms) {
+		ms++
+	}
+	return ms
+}

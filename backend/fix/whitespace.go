@@ -1,0 +1,151 @@
+package fix
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// word is one run of a cue's text between ASCII whitespace. Every text
+// edit in this package is a new arrangement of the same words: whitespace
+// hygiene, added breaks, re-wrapping and splitting only change what lies
+// between words (nothing, a space or a line break), and the one edit to a
+// word itself is dropping a leading dialogue dash. That is what makes the
+// text-preservation guarantee of [Apply] hold by construction.
+type word struct {
+	// b0, b1 are the word's bytes in the source text; r0, r1 its code
+	// points. Dropping a dialogue dash advances b0 and r0.
+	b0, b1 int
+	r0, r1 int
+	// n0 is the word's first code point in the rendered text.
+	n0 int
+	// chars is the word's [chars] count.
+	chars int
+	// brk says a line break, not a space, comes before the word.
+	brk bool
+}
+
+// isSpace reports ASCII whitespace, the only whitespace hygiene touches:
+// no-break and other Unicode spaces are typographic choices, kept as they
+// are.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// untidy reports whether text has whitespace to clean: space at either
+// end, a run of whitespace, a blank line, or whitespace other than a space
+// and "\n". It allocates nothing, so clean cues cost one scan.
+func untidy(s string) bool {
+	if s == "" {
+		return false
+	}
+	if isSpace(s[0]) || isSpace(s[len(s)-1]) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\t', '\r', '\v', '\f':
+			return true
+		case ' ', '\n':
+			if isSpace(s[i+1]) { // s does not end in space, so i+1 is in range
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// blank reports whether s shows nothing: empty or whitespace only.
+func blank(s string) bool {
+	for _, r := range s {
+		if !unicode.IsSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// tokenize appends the words of s to ws[:0]. A word gets brk when the
+// whitespace before it held a line break.
+func tokenize(s string, ws []word) []word {
+	ws = ws[:0]
+	r, brk := 0, false
+	for i := 0; i < len(s); {
+		if c := s[i]; isSpace(c) {
+			brk = brk || c == '\n' || c == '\r'
+			i++
+			r++
+			continue
+		}
+		b0, r0 := i, r
+		for i < len(s) && !isSpace(s[i]) {
+			_, n := utf8.DecodeRuneInString(s[i:])
+			i += n
+			r++
+		}
+		ws = append(ws, word{b0: b0, b1: i, r0: r0, r1: r, chars: chars(s[b0:i]), brk: brk && len(ws) > 0})
+		brk = false
+	}
+	return ws
+}
+
+// render joins the words of s with a space or, where brk is set, a line
+// break, and records each word's offset in the result.
+func render(s string, ws []word) string {
+	var sb strings.Builder
+	n := len(ws)
+	for _, w := range ws {
+		n += w.b1 - w.b0
+	}
+	sb.Grow(n)
+	off := 0
+	for k := range ws {
+		w := &ws[k]
+		if k > 0 {
+			if w.brk {
+				sb.WriteByte('\n')
+			} else {
+				sb.WriteByte(' ')
+			}
+			off++
+		}
+		w.n0 = off
+		sb.WriteString(s[w.b0:w.b1])
+		off += w.r1 - w.r0
+	}
+	return sb.String()
+}
+
+// lineCount counts the lines of text (zero for "").
+func lineCount(s string) int {
+	if s == "" {
+		return 0
+	}
+	return strings.Count(s, "\n") + 1
+}
+
+// tidy applies whitespace hygiene to every cue; with empty set it also
+// removes cues that show nothing.
+func (f *fixer) tidy(empty bool) {
+	kept := f.cues[:0]
+	keptSrc := f.src[:0]
+	for i := range f.cues {
+		c := &f.cues[i]
+		src := f.src[i]
+		if empty && blank(c.Text) {
+			f.record(codeEmpty, src, ActionRemove, "removed the cue at %s: it has no visible text", clock(c.StartMs))
+			continue
+		}
+		if untidy(c.Text) {
+			f.ws = tokenize(c.Text, f.ws)
+			text := render(c.Text, f.ws)
+			c.Spans = remapSpans(c.Spans, f.ws)
+			c.Text = text
+			f.record(codeWhitespace, src, ActionWhitespace, "trimmed line ends, blank lines and repeated spaces")
+		}
+		kept = append(kept, *c)
+		keptSrc = append(keptSrc, src)
+	}
+	clear(f.cues[len(kept):])
+	f.cues, f.src = kept, keptSrc
+}
