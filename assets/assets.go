@@ -7,7 +7,8 @@ package assets
 
 import "embed"
 
-// FS holds the embedded data folders; it is read-only.
+// FS holds the embedded data folders (schema, presets, standards); it is
+// read-only.
 //
-//go:embed schema
+//go:embed schema presets standards
 var FS embed.FS

@@ -67,6 +67,9 @@ const (
 	// CodeUnsupportedFeature: the file uses a feature CaptionQA reads but
 	// does not keep (an ASS drawing, a TTML image).
 	CodeUnsupportedFeature = "unsupported_feature"
+	// CodeContentNotDisplayed: the format's own rules hide this text (a
+	// TTML paragraph outside every region), so it was left out.
+	CodeContentNotDisplayed = "content_not_displayed"
 )
 
 // Diagnostics collects diagnostics while a reader runs.

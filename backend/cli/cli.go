@@ -35,6 +35,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"convert", "convert a caption file between formats", runConvert},
+		{"process", "check a caption file (or a folder) for delivery to a platform", runProcess},
 	}
 }
 

@@ -1,9 +1,14 @@
 package fix
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/synth"
 )
 
 // BenchmarkApply runs every profile on a generated 40,000-cue track (about
@@ -36,5 +41,34 @@ func TestApplyLinear(t *testing.T) {
 	}
 	if len(res.Changes) == 0 {
 		t.Fatal("the generated track should need fixes")
+	}
+}
+
+// realistic are the targets of [BenchmarkApplyRealistic]: the youtube
+// preset's limits.
+var realistic = Targets{MaxCharsPerLine: 42, MaxLines: 2, MaxCPS: 20, MinDurationMs: 833, MaxDurationMs: 7000, MinGapMs: 84, Overlaps: true, EmptyCues: true}
+
+// realisticTrack reads the engine benchmark's 4 MiB, 40,000-cue file: a
+// few per cent of its cues need a fix, the rest none.
+func realisticTrack(tb testing.TB) *caption.Track {
+	tb.Helper()
+	t, _, err := srt.Parse(bytes.NewReader(synth.SRT(40_000)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// BenchmarkApplyRealistic runs every profile on the engine benchmark's
+// track, where the cost of cues that need nothing dominates.
+func BenchmarkApplyRealistic(b *testing.B) {
+	in := realisticTrack(b)
+	for _, p := range Profiles() {
+		b.Run(string(p), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Apply(in, p, realistic)
+			}
+		})
 	}
 }

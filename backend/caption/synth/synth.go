@@ -18,9 +18,12 @@ var words = [...]string{
 }
 
 // SRT returns an SRT file of n cues, about 105 bytes each: 40,000 cues make
-// the 4 MiB file the engine's benchmarks use. Cue i starts at i*2.5 s and
-// lasts 2 s; every seventh cue is italic and every eleventh has two
-// speakers.
+// the 4 MiB file the engine's benchmarks use. It reads like a real
+// programme: each cue stays up long enough for about 15 characters per
+// second, 200 ms apart; every seventh cue is italic and every eleventh has
+// two speakers. A few cues carry the problems QA exists for, at realistic
+// rates: every 50th reads too fast (25 cps) and every 97th overlaps the
+// next cue by 300 ms.
 func SRT(n int) []byte {
 	b := make([]byte, 0, n*108)
 	seed := uint32(2463534242)
@@ -41,32 +44,44 @@ func SRT(n int) []byte {
 		}
 		return b
 	}
+	var start int64
+	var text []byte
 	for i := 0; i < n; i++ {
-		start := int64(i) * 2500
+		text = text[:0]
+		switch {
+		case i%11 == 0:
+			text = append(text, "- "...)
+			text = line(text, 26)
+			text = append(text, "\n- "...)
+			text = line(text, 24)
+		case i%7 == 0:
+			text = append(text, "<i>"...)
+			text = line(text, 28)
+			text = append(text, "</i>\n<i>"...)
+			text = line(text, 22)
+			text = append(text, "</i>"...)
+		default:
+			text = line(text, 30)
+			text = append(text, '\n')
+			text = line(text, 26)
+		}
+		cps := int64(15)
+		if i%50 == 49 {
+			cps = 25
+		}
+		end := start + max(1000, int64(len(text))*1000/cps)
 		b = strconv.AppendInt(b, int64(i+1), 10)
 		b = append(b, '\n')
 		b = caption.AppendClock(b, start, 2, ',')
 		b = append(b, " --> "...)
-		b = caption.AppendClock(b, start+2000, 2, ',')
+		b = caption.AppendClock(b, end, 2, ',')
 		b = append(b, '\n')
-		switch {
-		case i%11 == 0:
-			b = append(b, "- "...)
-			b = line(b, 26)
-			b = append(b, "\n- "...)
-			b = line(b, 24)
-		case i%7 == 0:
-			b = append(b, "<i>"...)
-			b = line(b, 28)
-			b = append(b, "</i>\n<i>"...)
-			b = line(b, 22)
-			b = append(b, "</i>"...)
-		default:
-			b = line(b, 30)
-			b = append(b, '\n')
-			b = line(b, 26)
-		}
+		b = append(b, text...)
 		b = append(b, "\n\n"...)
+		start = end + 200
+		if i%97 == 96 {
+			start = end - 300
+		}
 	}
 	return b
 }

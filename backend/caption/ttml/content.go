@@ -97,10 +97,11 @@ func (r *reader) paragraph(p *elem) {
 		}
 	}
 	add(p, false, preg, pclash)
-	if dropped && !r.outsideNote {
-		r.outsideNote = true
-		r.d.Warn(caption.CodeInvalidSetting, p.n.line,
-			"content is not in any region of this document (or in two at once), so TTML does not display it; it was dropped")
+	if dropped {
+		// An error, not a warning: the author meant this text to be seen and
+		// a player will not show it, so the file needs an editor.
+		r.d.Error(caption.CodeContentNotDisplayed, p.n.line,
+			"this paragraph is not in any region of the document (or in two at once), so TTML players do not display it; it was left out")
 	}
 	if len(leaves) > 0 {
 		r.segments(p, leaves)

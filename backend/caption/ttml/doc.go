@@ -20,7 +20,8 @@
 // tts:displayAlign is before, the middle for center and the bottom edge
 // for after; above 33.3% of the frame is top, below 66.7% is bottom, the
 // rest middle. Content outside every region of a document that declares
-// regions is not displayed by TTML and is dropped with a warning.
+// regions is not displayed by TTML and is left out with a
+// content_not_displayed error for each paragraph.
 //
 // The writer emits an IMSC1 text-profile document with three regions
 // (bottom, middle, top), one <p> per cue and styles for italic, bold and

@@ -29,7 +29,6 @@ type reader struct {
 	hasTime     bool
 	openCues    int
 	imageNoted  bool
-	outsideNote bool
 	cues        []caption.Cue
 }
 

@@ -67,12 +67,12 @@ func (p *parser) run() {
 	if !hasSignature(s) {
 		first, _, _ := strings.Cut(s, "\n")
 		if len(first) < 6 || !strings.EqualFold(first[:6], "WEBVTT") {
-			p.d.errorf(caption.CodeMissingWebVTTHeader, 1, "the file does not start with \"WEBVTT\"; its cues were read anyway")
+			p.d.warnf(caption.CodeMissingWebVTTHeader, 1, "the file does not start with \"WEBVTT\"; its cues were read anyway")
 			p.skipNewlines()
 			p.blocks()
 			return
 		}
-		p.d.errorf(caption.CodeMissingWebVTTHeader, 1, "the first line %q is not a WebVTT signature (\"WEBVTT\", then a space, tab or line break); the file was read anyway", clip(first))
+		p.d.warnf(caption.CodeMissingWebVTTHeader, 1, "the first line %q is not a WebVTT signature (\"WEBVTT\", then a space, tab or line break); the file was read anyway", clip(first))
 	}
 	// The signature line, then the optional header block.
 	i := strings.IndexByte(s, '\n')

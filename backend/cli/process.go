@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/engine"
+)
+
+// ExitNeedsAttention is the exit code of process when a delivery still has
+// enforced problems, so a pipeline can gate on it.
+const ExitNeedsAttention = 3
+
+const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--out FILE] [--format table|json|junit]"
+
+type processFlags struct {
+	preset, profile, standard, from, out, format string
+}
+
+// runProcess checks one caption file and prints the process result as
+// JSON, or checks every caption file under a folder and prints a summary.
+func runProcess(ctx context.Context, args []string, env Env) int {
+	fs := newFlagSet("process", processUsage, env)
+	var f processFlags
+	fs.StringVar(&f.preset, "preset", "youtube", "platform preset: youtube, tiktok, html5, generic, lms, instagram-reels, linkedin, vimeo, facebook, zoom, developer-json")
+	fs.StringVar(&f.profile, "fix-profile", "warn-only", "fix profile: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps")
+	fs.StringVar(&f.standard, "standard", "", "grade against a standard: wcag-2.1-aa, en-301-549, fcc-79.1, dcmp")
+	fs.StringVar(&f.from, "from", "", "input format (default: detected)")
+	fs.StringVar(&f.out, "out", "", "also write the delivery file here (FILE mode only)")
+	fs.StringVar(&f.format, "format", "table", "DIR mode output: table, json or junit")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageFailed(err)
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return usageError(env, "process takes exactly one FILE or DIR")
+	}
+	eng, err := newEngine()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
+		return ExitEmpty
+	}
+	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
+		if f.out != "" {
+			return usageError(env, "--out applies to a single FILE, not a folder")
+		}
+		return processDir(ctx, eng, pos[0], f, env)
+	}
+	return processFile(ctx, eng, pos[0], f, env)
+}
+
+func processFile(ctx context.Context, eng *engine.Engine, path string, f processFlags, env Env) int {
+	data, err := readInput(path, env)
+	if err != nil {
+		return usageError(env, "%v", err)
+	}
+	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard})
+	if err != nil {
+		return printError(env, err)
+	}
+	if f.out != "" {
+		if err := os.WriteFile(f.out, []byte(res.Output), 0o644); err != nil {
+			return usageError(env, "--out: %v", err)
+		}
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res); err != nil {
+		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
+		return ExitEmpty
+	}
+	if res.DeliveryStatus == engine.NeedsAttention {
+		return ExitNeedsAttention
+	}
+	return ExitOK
+}
+
+// printError prints the spec's error envelope on standard output, so a
+// script reads the same shape as from the API. A bad request (unknown
+// preset, profile or standard) is a usage error; anything else means the
+// file could not be processed.
+func printError(env Env, err error) int {
+	e, ok := apperr.As(err)
+	if !ok {
+		if errors.Is(err, context.Canceled) {
+			return ExitEmpty
+		}
+		e = apperr.New(apperr.Internal, "%v", err)
+	}
+	enc := json.NewEncoder(env.Stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(e.Envelope())
+	fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
+	if e.Kind == apperr.BadRequest {
+		return ExitUsage
+	}
+	return ExitEmpty
+}

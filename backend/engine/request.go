@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/fix"
+	"github.com/captionqa/captionqa/backend/preset"
+	"github.com/captionqa/captionqa/backend/standard"
+)
+
+// Request is one caption file to process.
+type Request struct {
+	// Filename is a hint for format detection; the content decides.
+	Filename string
+	Data     []byte
+	// From names the input format; "" detects it.
+	From string
+	// Preset names the delivery target; "" is youtube.
+	Preset string
+	// FixProfile names the fix profile; "" is warn-only.
+	FixProfile string
+	// Standard names a standard to grade against; "" grades none.
+	Standard string
+}
+
+// options is a validated request.
+type options struct {
+	preset   *preset.Preset
+	profile  fix.Profile
+	standard *standard.Catalogue
+}
+
+// resolve validates the request's names. Each failure is a
+// [apperr.BadRequest] whose details name the field.
+func (e *Engine) resolve(req Request) (options, error) {
+	var o options
+	var err error
+	if o.preset, err = e.presets.Lookup(req.Preset); err != nil {
+		return o, badField("preset", err)
+	}
+	if o.profile, err = fix.ParseProfile(req.FixProfile); err != nil {
+		return o, badField("fixProfile", err)
+	}
+	if req.Standard != "" {
+		if o.standard, err = e.standards.Lookup(req.Standard); err != nil {
+			return o, badField("standard", err)
+		}
+	}
+	if req.From != "" {
+		if _, err := format.Normalize(req.From); err != nil {
+			return o, badField("from", err)
+		}
+	}
+	return o, nil
+}
+
+func badField(field string, err error) error {
+	// The sentinels read "pkg: unknown x ..."; the caller wants the rest.
+	msg := err.Error()
+	if _, after, ok := strings.Cut(msg, ": "); ok {
+		msg = after
+	}
+	return apperr.New(apperr.BadRequest, "%s: %s", field, msg).WithDetail("field", field).Wrap(err)
+}

@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/fix"
+	"github.com/captionqa/captionqa/backend/standard"
+)
+
+// Status is a delivery status (spec part 3.4).
+type Status string
+
+// Delivery statuses.
+const (
+	// Ready: no enforced rule is broken.
+	Ready Status = "ready"
+	// WillAdapt: enforced rules are broken, and every one of them is
+	// repaired by the fix profile or by normalisation for the output format.
+	WillAdapt Status = "will_adapt"
+	// NeedsAttention: enforced problems remain in the delivery.
+	NeedsAttention Status = "needs_attention"
+)
+
+// Result is the outcome of [Engine.Process]; its JSON is the process
+// result of spec part 2.1 without the account fields the API adds.
+type Result struct {
+	Report              *Report              `json:"report"`
+	Output              string               `json:"output"`
+	AidedOutput         string               `json:"aidedOutput"`
+	AidedReport         *Report              `json:"aidedReport"`
+	Suggestions         []caption.Diagnostic `json:"suggestions"`
+	AidedSameAsDelivery bool                 `json:"aidedSameAsDelivery"`
+	DeliveryStatus      Status               `json:"deliveryStatus"`
+	AidedStatus         Status               `json:"aidedStatus"`
+}
+
+// Report is the diagnostic report of one delivery.
+type Report struct {
+	// Summary is one or two plain sentences for a producer.
+	Summary      string `json:"summary"`
+	Preset       string `json:"preset"`
+	FixProfile   string `json:"fixProfile"`
+	InputFormat  string `json:"inputFormat"`
+	OutputFormat string `json:"outputFormat"`
+	Encoding     string `json:"encoding"`
+	InputCues    int    `json:"inputCues"`
+	OutputCues   int    `json:"outputCues"`
+	// Diagnostics are the problems of the input: what the reader met and
+	// what every rule of the preset found, enforced rules with severity
+	// "error", suggestions with "warning".
+	Diagnostics []caption.Diagnostic `json:"diagnostics"`
+	// Fixes lists every change: those of the fix profile (cueIndex points
+	// at the source cue), then those of normalisation for the platform
+	// (strip_styling; cueIndex points at the output cue).
+	Fixes []fix.Change `json:"fixes"`
+	// Remaining lists the enforced problems still in the output; they are
+	// why a status is needs_attention.
+	Remaining []caption.Diagnostic `json:"remaining"`
+	// Counting says how characters and words were counted.
+	Counting string `json:"counting"`
+	// PlatformNotes are facts about the preset's platform.
+	PlatformNotes []string         `json:"platformNotes,omitempty"`
+	Standard      *standard.Report `json:"standard,omitempty"`
+
+	status Status
+}
+
+// counting documents the one way CaptionQA counts, for every report.
+const counting = "Characters are Unicode grapheme clusters of the text a viewer reads: markup and line breaks excluded, spaces and punctuation included, each CJK character one. Reading speed is characters over the cue's duration in seconds; words are whitespace-separated tokens (each CJK character one word)."
