@@ -8,7 +8,7 @@ BIN := build/bin/captionqa
 
 # Debian packages the tests and the app need at run time. The list grows with
 # the product (ffmpeg, tesseract, chromium); `deps` installs only what is absent.
-DEB_PACKAGES := ca-certificates git
+DEB_PACKAGES := ca-certificates git jq
 
 FUZZTIME ?= 60s
 FUZZ_PACKAGES := ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml

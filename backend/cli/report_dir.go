@@ -49,8 +49,12 @@ func writeTable(env Env, results []fileResult) {
 	}
 	w.Flush()
 	t := count(results)
-	fmt.Fprintf(env.Stdout, "\n%d files: %d ready, %d will adapt, %d need attention, %d failed\n",
-		t.Files, t.Ready, t.WillAdapt, t.NeedsAttention, t.Failed)
+	noun := "files"
+	if t.Files == 1 {
+		noun = "file"
+	}
+	fmt.Fprintf(env.Stdout, "\n%d %s: %d ready, %d will adapt, %d need attention, %d failed\n",
+		t.Files, noun, t.Ready, t.WillAdapt, t.NeedsAttention, t.Failed)
 }
 
 func writeJSONResults(env Env, results []fileResult, f processFlags) {
