@@ -25,11 +25,11 @@ type reader struct {
 	// latest is the latest finite time of the document in ms, the end
 	// given to content whose end is indefinite; hasTime says whether the
 	// document has any time expression at all.
-	latest      int64
-	hasTime     bool
-	openCues    int
-	imageNoted  bool
-	cues        []caption.Cue
+	latest     int64
+	hasTime    bool
+	openCues   int
+	imageNoted bool
+	cues       []caption.Cue
 }
 
 func parseText(text string) (*caption.Track, caption.Diagnostics) {
