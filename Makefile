@@ -11,7 +11,7 @@ BIN := build/bin/captionqa
 DEB_PACKAGES := ca-certificates git jq
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix
 
 .PHONY: all deps deps-debian deps-go ui build run test vet fmt-check fuzz bench help
 
