@@ -8,11 +8,15 @@ const (
 	classConjunction             // a line should start with, not end on
 	classPreposition             // likewise
 	classAbbrev                  // takes a full stop that ends no sentence
+	classAuxiliary               // an auxiliary verb: binds to the verb after it
+	classAdjective               // a common adjective: binds to the noun after it
 )
 
-// wordClasses is a read-only table of English function words and
-// abbreviations, lower case and without their full stop, used to choose
-// line breaks and sentence ends. Never written after initialisation.
+// wordClasses is a read-only table of English function words, common
+// adjectives and abbreviations, lower case and without their full stop,
+// used to choose line breaks and sentence ends. It holds every word the
+// line_unbalanced rule flags at a line end (articles, prepositions,
+// conjunctions, auxiliaries) and more. Never written after initialisation.
 var wordClasses = map[string]uint8{
 	"a": classArticle, "an": classArticle, "the": classArticle, "this": classArticle,
 	"that": classConjunction, "these": classArticle, "those": classArticle, "my": classArticle,
@@ -31,6 +35,19 @@ var wordClasses = map[string]uint8{
 	"over": classPreposition, "under": classPreposition, "after": classPreposition, "before": classPreposition,
 	"between": classPreposition, "through": classPreposition, "without": classPreposition, "within": classPreposition,
 	"during": classPreposition, "against": classPreposition, "towards": classPreposition, "toward": classPreposition,
+	"upon": classPreposition, "among": classPreposition,
+
+	"is": classAuxiliary, "are": classAuxiliary, "was": classAuxiliary, "were": classAuxiliary, "am": classAuxiliary,
+	"be": classAuxiliary, "been": classAuxiliary, "will": classAuxiliary, "would": classAuxiliary, "shall": classAuxiliary,
+	"should": classAuxiliary, "can": classAuxiliary, "could": classAuxiliary, "may": classAuxiliary, "might": classAuxiliary,
+	"must": classAuxiliary, "has": classAuxiliary, "have": classAuxiliary, "had": classAuxiliary, "do": classAuxiliary,
+	"does": classAuxiliary, "did": classAuxiliary,
+
+	"old": classAdjective, "new": classAdjective, "last": classAdjective, "first": classAdjective, "next": classAdjective,
+	"little": classAdjective, "big": classAdjective, "small": classAdjective, "great": classAdjective, "good": classAdjective,
+	"bad": classAdjective, "long": classAdjective, "young": classAdjective, "same": classAdjective, "other": classAdjective,
+	"whole": classAdjective, "own": classAdjective, "high": classAdjective, "dark": classAdjective, "cold": classAdjective,
+	"large": classAdjective, "only": classAdjective, "best": classAdjective, "final": classAdjective, "main": classAdjective,
 
 	"mr": classAbbrev, "mrs": classAbbrev, "ms": classAbbrev, "mx": classAbbrev, "dr": classAbbrev,
 	"prof": classAbbrev, "st": classAbbrev, "sr": classAbbrev, "jr": classAbbrev, "rev": classAbbrev,

@@ -1,0 +1,137 @@
+// Package account holds accounts, their tier and entitlements, and their
+// API keys: minting (the secret is shown once, only a hash is kept),
+// masking, scopes, expiry, revocation, and authenticating a Bearer secret.
+// It knows nothing of HTTP or SQL; it declares the [Store] it needs.
+package account
+
+import (
+	"slices"
+	"time"
+)
+
+// Tiers (spec part 2.3 and 8).
+const (
+	TierFreePlus = "free_plus"
+	TierPro      = "pro"
+)
+
+// Entitlements (spec parts 2.3 and 5.2), as /me lists them in features.
+const (
+	FeatureAPIV1           = "API_V1"
+	FeatureAPIKeys         = "API_KEYS"
+	FeatureProWorkspace    = "PRO_WORKSPACE"
+	FeatureAdvancedExports = "ADVANCED_EXPORTS"
+	FeatureCaptionDrift    = "caption_drift"
+	FeatureCaptionExtract  = "caption_extract"
+	FeatureCaptionRender   = "caption_render"
+	// FeatureExplainAI is the explain entitlement of spec part 5.2.
+	FeatureExplainAI = "explain_ai"
+)
+
+// Features lists every entitlement.
+func Features() []string {
+	return []string{FeatureAPIV1, FeatureAPIKeys, FeatureProWorkspace, FeatureAdvancedExports,
+		FeatureCaptionDrift, FeatureCaptionExtract, FeatureCaptionRender, FeatureExplainAI}
+}
+
+// Scopes of spec part 5.2.
+const (
+	ScopeProcessWrite  = "process:write"
+	ScopeAccountRead   = "account:read"
+	ScopeUsageRead     = "usage:read"
+	ScopeKeysRead      = "keys:read"
+	ScopeKeysWrite     = "keys:write"
+	ScopeWebhooksRead  = "webhooks:read"
+	ScopeWebhooksWrite = "webhooks:write"
+	ScopeExportsRead   = "exports:read"
+	ScopeExportsWrite  = "exports:write"
+)
+
+// Scopes lists every scope.
+func Scopes() []string {
+	return []string{ScopeProcessWrite, ScopeAccountRead, ScopeUsageRead, ScopeKeysRead, ScopeKeysWrite,
+		ScopeWebhooksRead, ScopeWebhooksWrite, ScopeExportsRead, ScopeExportsWrite}
+}
+
+// Daily caps (spec part 8).
+const (
+	FreePlusDailyCap = 10
+	MaxProDailyCap   = 9999
+)
+
+// Account is one customer of the v1 API.
+type Account struct {
+	ID    string // uuid
+	Email string
+	Tier  string
+	// Features are the account's entitlements, sorted.
+	Features []string
+	// APIDisabled turns the v1 API off for the account (403 forbidden).
+	APIDisabled bool
+	// DailyCap is the number of successful v1 runs per UTC day: 10 for
+	// free_plus, configurable up to 9,999 for pro.
+	DailyCap  int
+	CreatedAt time.Time
+}
+
+// Has reports whether the account holds the entitlement.
+func (a *Account) Has(feature string) bool { return slices.Contains(a.Features, feature) }
+
+// Key is an API key. The secret itself is never stored.
+type Key struct {
+	ID        string // keyId, a uuid
+	AccountID string
+	Name      string
+	// Prefix is the visible start of the secret, used to look the key up
+	// and shown masked in listings.
+	Prefix string
+	// Scopes granted at creation; empty for a legacy key (see HasScope).
+	Scopes     []string
+	CreatedAt  time.Time
+	ExpiresAt  time.Time
+	RevokedAt  *time.Time
+	LastUsedAt *time.Time
+}
+
+// HasScope reports whether the key carries scope. A legacy key, created
+// with no recorded scopes, carries process:write only (spec 5.1 rule 6).
+func (k *Key) HasScope(scope string) bool {
+	if len(k.Scopes) == 0 {
+		return scope == ScopeProcessWrite
+	}
+	return slices.Contains(k.Scopes, scope)
+}
+
+// Principal is who a request acts for: the account and, for Bearer
+// requests, the key used.
+type Principal struct {
+	Account Account
+	// Key is nil for a dashboard session (cookie), which carries every
+	// scope of its account.
+	Key *Key
+}
+
+// NewAccount is the input of Service.CreateAccount.
+type NewAccount struct {
+	Email    string
+	Tier     string
+	Features []string // nil: the tier's defaults
+	DailyCap int      // 0: the tier's default
+}
+
+// AccountUpdate is the input of Service.UpdateAccount; nil fields keep
+// their value.
+type AccountUpdate struct {
+	Tier        *string
+	Features    *[]string
+	DailyCap    *int
+	APIDisabled *bool
+}
+
+// NewKey is the input of Service.CreateKey.
+type NewKey struct {
+	Name   string
+	Scopes []string
+	// ExpiresAt nil means the default lifetime from now.
+	ExpiresAt *time.Time
+}
