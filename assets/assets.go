@@ -10,5 +10,5 @@ import "embed"
 // FS holds the embedded data folders (schema, presets, standards); it is
 // read-only.
 //
-//go:embed schema presets standards
+//go:embed schema presets standards openapi
 var FS embed.FS
