@@ -155,9 +155,14 @@ func (tp *textParser) close(name string) {
 func (tp *textParser) finish(out cueText) cueText {
 	voice, voices, unvoiced := "", 0, false
 	for _, r := range tp.runs {
+		// Whitespace says nothing about who speaks; counting it would give
+		// a voice to a cue whose text is empty once trailing breaks go.
+		if strings.TrimSpace(r.text) == "" {
+			continue
+		}
 		switch {
 		case r.style.Voice == "":
-			unvoiced = unvoiced || strings.TrimSpace(r.text) != ""
+			unvoiced = true
 		case voices == 0 || r.style.Voice != voice && voices == 1:
 			voice = r.style.Voice
 			voices++
