@@ -9,16 +9,30 @@ import "github.com/captionqa/captionqa/backend/caption"
 //   - [WarnOnly] edits nothing: Track is a deep copy of t.
 //   - [LayoutPreserveBreaks] sorts cues by start if needed, clamps invalid
 //     time ranges, trims whitespace, removes cues without visible text
-//     (tg.EmptyCues), trims overlaps (tg.Overlaps), adds breaks inside
-//     lines over tg.MaxCharsPerLine, lengthens cues under
+//     (tg.EmptyCues), brings placements into the frame
+//     (tg.ClampPlacement), trims overlaps (tg.Overlaps), adds breaks
+//     inside lines over tg.MaxCharsPerLine, lengthens cues under
 //     tg.MinDurationMs and pulls ends back from gaps under tg.MinGapMs. It
 //     keeps every author line break and never merges or splits cues.
 //   - [AutoSplitSentences] adds re-wrapping cues whose lines break a limit
 //     and splitting cues that still break a line or duration limit, at
 //     speaker changes, sentence ends, then clause boundaries, time shared
-//     in proportion to characters.
+//     in proportion to characters; each sentence starts a line of its own
+//     where MaxLines allows, else the cue is split at a sentence end when
+//     the times allow. With tg.BalanceLines it re-breaks two-line cues the
+//     line_unbalanced rule flags.
 //   - [AutoSplitCPS] adds, before splitting, borrowing time from the gaps
-//     around each cue over tg.MaxCPS.
+//     around each cue over tg.MaxCPS, enough for every piece of a later
+//     split to meet tg.MaxCPS as well.
+//
+// Line breaks follow the rule the line_unbalanced check applies: no line
+// ends on an article, preposition, conjunction or auxiliary, nor between
+// a common adjective and its noun, while a layout without such a break
+// exists (within MaxLines, or by splitting the cue); punctuation is the
+// preferred break, then before a conjunction or preposition, lines
+// bottom-heavy or equal. No line break and no split falls inside a sound
+// label ("[door slams]", "(laughs)") or a "♪ lyric ♪" span while another
+// place exists.
 //
 // An unknown profile behaves as [WarnOnly]; callers validate names with
 // [ParseProfile].
@@ -44,35 +58,37 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 		return Result{}
 	}
 	out := cloneTrack(t)
-	f := &fixer{tg: tg, cues: out.Cues, src: make([]int, len(out.Cues))}
-	for i := range f.src {
-		f.src[i] = i
-	}
 	level := p.level()
-	if level >= levelL {
-		f.sortCues()
-		f.repairRanges()
-		f.tidy(tg.EmptyCues)
-		if tg.Overlaps {
-			f.resolveOverlaps()
-		}
-		if level >= levelC && tg.MaxCPS > 0 {
-			f.borrowForCPS()
-		}
-		if level == levelL {
-			f.breakLongLines()
-		} else {
-			f.layout()
-		}
-		if tg.MinDurationMs > 0 {
-			f.extendShort()
-		}
-		if tg.MinGapMs > 0 {
-			f.closeGaps()
-		}
+	if level == levelW {
+		return Result{Track: out, Unfixed: check(out, nil, tg)}
+	}
+	f := &fixer{tg: tg, level: level, cues: out.Cues}
+	f.sortCues()
+	f.m = measureAll(f.cues)
+	f.repairRanges()
+	f.tidy(tg.EmptyCues)
+	if tg.ClampPlacement {
+		f.clampPlacements()
+	}
+	if tg.Overlaps {
+		f.resolveOverlaps()
+	}
+	if level >= levelC && tg.MaxCPS > 0 {
+		f.borrowForCPS()
+	}
+	if level == levelL {
+		f.breakLongLines()
+	} else {
+		f.layout()
+	}
+	if tg.MinDurationMs > 0 {
+		f.extendShort()
+	}
+	if tg.MinGapMs > 0 {
+		f.closeGaps()
 	}
 	out.Cues = f.cues
-	return Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues)), Unfixed: check(out, tg)}
+	return Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues)), Unfixed: check(out, f.m, tg)}
 }
 
 // Profile levels: each profile does everything the one before it does.
@@ -98,9 +114,13 @@ func (p Profile) level() int {
 // fixer holds one Apply call's working state and scratch buffers reused
 // from cue to cue.
 type fixer struct {
-	tg      Targets
-	cues    []caption.Cue
-	src     []int // src[i] is the input index of cues[i]
+	tg    Targets
+	level int
+	cues  []caption.Cue
+	// src[i] is the input index of cues[i]; nil while that is i.
+	src []int
+	// m[i] measures cues[i].Text; every edit of a text re-measures it.
+	m       []metric
 	changes []Change
 
 	ws       []word
@@ -112,6 +132,28 @@ type fixer struct {
 	cost     []float64
 	gapCost  []float64
 	from     []int
+	scratch  []word
+	ends     []int
+	times    []int64
+}
+
+// srcOf returns the input index of cues[i].
+func (f *fixer) srcOf(i int) int {
+	if f.src == nil {
+		return i
+	}
+	return f.src[i]
+}
+
+// ownSrc makes src explicit before cues are removed, added or moved.
+func (f *fixer) ownSrc() {
+	if f.src != nil {
+		return
+	}
+	f.src = make([]int, len(f.cues))
+	for i := range f.src {
+		f.src[i] = i
+	}
 }
 
 // breakLongLines adds breaks inside lines over MaxCharsPerLine and keeps
@@ -123,18 +165,30 @@ func (f *fixer) breakLongLines() {
 	}
 	for i := range f.cues {
 		c := &f.cues[i]
-		if _, longest := measureLines(c.Text); longest <= width {
+		if int(f.m[i].longest) <= width {
 			continue
 		}
 		f.ws = tokenize(c.Text, f.ws)
 		ws := f.ws
+		if hasLabelChars(c.Text) {
+			markLabels(c.Text, ws)
+		}
+		// Lines the cue may still gain: a bad break is avoided with one
+		// more line only while the cue stays within MaxLines.
+		spare := len(ws) // no line limit
+		if f.tg.MaxLines > 0 {
+			spare = f.tg.MaxLines - int(f.m[i].lines)
+		}
 		a := 0
 		for b := 1; b <= len(ws); b++ {
 			if b < len(ws) && !ws[b].brk {
 				continue
 			}
 			if seg := ws[a:b]; minLines(seg, width) > 1 {
-				f.wrap(c.Text, seg, width, minLines(seg, width))
+				k := minLines(seg, width)
+				spare -= k - 1
+				used := f.wrapBest(c.Text, seg, width, k, k+max(spare, 0))
+				spare -= used - k
 			}
 			a = b
 		}
@@ -142,8 +196,9 @@ func (f *fixer) breakLongLines() {
 		if text == c.Text {
 			continue
 		}
-		f.record(codeLineTooLong, f.src[i], ActionAddBreak, "added %d line break(s) inside over-long lines", lineCount(text)-lineCount(c.Text))
+		f.record(codeLineTooLong, f.srcOf(i), ActionAddBreak, "added %d line break(s) inside over-long lines", lineCount(text)-lineCount(c.Text))
 		c.Spans = remapSpans(c.Spans, ws)
 		c.Text = text
+		f.m[i] = scan(text)
 	}
 }

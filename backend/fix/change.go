@@ -2,6 +2,7 @@ package fix
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -30,6 +31,8 @@ const (
 	ActionRepairRange = "repair_range"
 	// ActionReorder moves a cue to its place in presentation order.
 	ActionReorder = "reorder"
+	// ActionClamp brings a cue's position, line or size into the frame.
+	ActionClamp = "clamp"
 )
 
 // Rule codes the fixes address. They mirror the rule catalogue
@@ -49,6 +52,7 @@ const (
 	codeOutOfOrder    = "cues_out_of_order"
 	codeWhitespace    = "whitespace"
 	codeLineUnbalance = "line_unbalanced"
+	codePosition      = "position_out_of_bounds"
 )
 
 // record appends a change for the input cue src.
@@ -65,6 +69,11 @@ func clock(ms int64) string { return caption.FormatClock(ms) }
 // them.
 func inCueOrder(changes []Change, cues int) []Change {
 	if len(changes) < 2 {
+		return changes
+	}
+	if len(changes) < cues/16 {
+		// Few changes: a stable sort costs less than an array per cue.
+		slices.SortStableFunc(changes, func(a, b Change) int { return a.CueIndex - b.CueIndex })
 		return changes
 	}
 	next := make([]int, cues+1)

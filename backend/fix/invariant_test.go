@@ -17,8 +17,16 @@ import (
 	"github.com/captionqa/captionqa/backend/internal/corpus"
 )
 
-// netflix are the targets of the corpus test and the generated tracks.
+// netflix are the targets of the heavy benchmark.
 var netflix = Targets{MaxCharsPerLine: 42, MaxLines: 2, MaxCPS: 17, MinDurationMs: 833, MaxDurationMs: 7000, MinGapMs: 84, Overlaps: true, EmptyCues: true}
+
+// invariantTargets are the targets of the corpus test, the generated
+// tracks and the fuzz test: netflix's and every optional fix.
+var invariantTargets = func() Targets {
+	tg := netflix
+	tg.ClampPlacement, tg.BalanceLines = true, true
+	return tg
+}()
 
 // normText is the text-preservation view of a track: cue texts joined by a
 // space, whitespace runs collapsed, and one leading dialogue dash dropped
@@ -89,9 +97,21 @@ func checkInvariants(t *testing.T, name string, in, before *caption.Track, p Pro
 	if p == WarnOnly && (len(res.Changes) != 0 || !reflect.DeepEqual(res.Track, in)) {
 		t.Fatalf("%s: warn-only edited the track: %v", name, res.Changes)
 	}
-	again := Apply(before, p, netflix)
-	if !reflect.DeepEqual(again, Apply(before, p, netflix)) {
+	again := Apply(before, p, invariantTargets)
+	if !reflect.DeepEqual(again, Apply(before, p, invariantTargets)) {
 		t.Fatalf("%s %s: not deterministic", name, p)
+	}
+	// Unfixed comes from the measures kept through the fixes: a fresh
+	// check of the result must find the same.
+	if fresh := check(again.Track, nil, invariantTargets); !reflect.DeepEqual(again.Unfixed, fresh) {
+		t.Fatalf("%s %s: Unfixed %+v, a fresh check finds %+v", name, p, again.Unfixed, fresh)
+	}
+	if p != WarnOnly {
+		for i := range again.Track.Cues {
+			if pl := again.Track.Cues[i].Placement; pl != nil && clampPlacement(clonePlacement(pl)) != "" {
+				t.Fatalf("%s %s: cue %d still placed off the frame", name, p, i)
+			}
+		}
 	}
 }
 
@@ -158,14 +178,35 @@ func genTrack(rng *rand.Rand, n int) *caption.Track {
 	return t
 }
 
+// decorate adds to a generated track what genTrack (kept as it is for the
+// benchmark) lacks: sound labels, lyrics and placements off the frame.
+func decorate(rng *rand.Rand, t *caption.Track) {
+	labels := []string{"[foghorn sounding in the distance]", "(waves crashing)", "♪ the tide turns ♪", "[door", "slams]", "♪"}
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		if rng.IntN(4) == 0 {
+			c.Text += " " + labels[rng.IntN(len(labels))]
+			if rng.IntN(2) == 0 {
+				c.Text = labels[rng.IntN(len(labels))] + "\n" + c.Text
+			}
+			c.Spans = nil
+		}
+		if rng.IntN(6) == 0 {
+			v := func() *float64 { x := float64(rng.IntN(300)) - 100; return &x }
+			c.Placement = &caption.Placement{Line: v(), LineUnit: caption.LineUnitPercent, Position: v(), Size: v(), Align: "start"}
+		}
+	}
+}
+
 func TestInvariantsGenerated(t *testing.T) {
 	t.Parallel()
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		in := genTrack(rng, 1+rng.IntN(40))
+		decorate(rng, in)
 		for _, p := range Profiles() {
 			before := cloneForCompare(in)
-			res := Apply(in, p, netflix)
+			res := Apply(in, p, invariantTargets)
 			checkInvariants(t, "seed "+strconv.FormatUint(seed, 10), in, before, p, res)
 		}
 	}
@@ -188,7 +229,7 @@ func TestInvariantsCorpus(t *testing.T) {
 		}
 		for _, p := range Profiles() {
 			before := cloneForCompare(in)
-			res := Apply(in, p, netflix)
+			res := Apply(in, p, invariantTargets)
 			checkInvariants(t, filepath.Base(path), in, before, p, res)
 		}
 	}
@@ -215,6 +256,10 @@ func FuzzApply(f *testing.F) {
 			if rng.IntN(2) == 0 {
 				c.ID = strconv.Itoa(len(in.Cues))
 			}
+			if rng.IntN(4) == 0 {
+				v := func() *float64 { x := float64(rng.IntN(400)) - 150; return &x }
+				c.Placement = &caption.Placement{Line: v(), LineUnit: caption.LineUnitPercent, Position: v(), Size: v(), PositionAlign: []string{"", "line-left", "line-right", "center"}[rng.IntN(4)]}
+			}
 			if r := utf8.RuneCountInString(text); r > 0 && rng.IntN(2) == 0 {
 				a := rng.IntN(r)
 				c.Spans = []caption.Span{{Start: a, End: a + rng.IntN(r-a+1), Bold: true}, {Start: 0, End: r}}
@@ -223,7 +268,7 @@ func FuzzApply(f *testing.F) {
 		}
 		for _, p := range Profiles() {
 			before := cloneForCompare(in)
-			res := Apply(in, p, netflix)
+			res := Apply(in, p, invariantTargets)
 			checkInvariants(t, "fuzz", in, before, p, res)
 		}
 	})

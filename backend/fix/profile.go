@@ -67,6 +67,19 @@ type Targets struct {
 	Overlaps bool
 	// EmptyCues asks for cues without visible text to be removed.
 	EmptyCues bool
+	// ClampPlacement asks for cue settings outside the frame
+	// (position_out_of_bounds) to be brought into it: Placement.Line in
+	// percent, Position and Size clamped to 0..100, and Size shrunk so
+	// that the cue box fits the frame as a WebVTT renderer would. Regions
+	// and ASS \pos are reported, not moved. Every profile but [WarnOnly]
+	// clamps.
+	ClampPlacement bool
+	// BalanceLines asks for two-line cues the line_unbalanced rule flags
+	// (the top line ending in an article, preposition, conjunction or
+	// auxiliary, or much longer than the bottom line) to be re-broken.
+	// [AutoSplitSentences] and [AutoSplitCPS] re-break them; the other
+	// profiles keep author line breaks and report them.
+	BalanceLines bool
 }
 
 // Change is one edit a fix made.

@@ -24,32 +24,39 @@ const classWeight = 400
 const balanceWeight = 1000
 
 // layout re-wraps and splits cues that break a line or duration limit
-// (auto-split-sentences and auto-split-cps). Cues within every limit keep
+// (auto-split-sentences and auto-split-cps), and with BalanceLines
+// re-breaks two-line cues the line_unbalanced rule flags. Other cues keep
 // their author's line breaks.
 func (f *fixer) layout() {
 	var out []caption.Cue
 	var outSrc []int
+	var outM []metric
 	for i := range f.cues {
 		pieces := f.layoutCue(i)
 		if pieces == nil {
 			if out != nil {
 				out = append(out, f.cues[i])
-				outSrc = append(outSrc, f.src[i])
+				outSrc = append(outSrc, f.srcOf(i))
+				outM = append(outM, f.m[i])
 			}
 			continue
 		}
 		if out == nil {
-			out = append(make([]caption.Cue, 0, len(f.cues)+len(f.cues)/4+len(pieces)), f.cues[:i]...)
-			outSrc = append(make([]int, 0, cap(out)), f.src[:i]...)
+			f.ownSrc()
+			size := len(f.cues) + len(f.cues)/16 + len(pieces)
+			out = append(make([]caption.Cue, 0, size), f.cues[:i]...)
+			outSrc = append(make([]int, 0, size), f.src[:i]...)
+			outM = append(make([]metric, 0, size), f.m[:i]...)
 		}
-		for range pieces {
+		for k := range pieces {
 			outSrc = append(outSrc, f.src[i])
+			outM = append(outM, scan(pieces[k].Text))
 		}
 		out = append(out, pieces...)
 	}
 	if out != nil {
 		clear(f.cues) // let the old array's texts go
-		f.cues, f.src = out, outSrc
+		f.cues, f.src, f.m = out, outSrc, outM
 	}
 }
 
@@ -58,16 +65,22 @@ func (f *fixer) layout() {
 func (f *fixer) layoutCue(i int) []caption.Cue {
 	c := &f.cues[i]
 	tg := &f.tg
-	lines, longest := measureLines(c.Text)
+	lines, longest := int(f.m[i].lines), int(f.m[i].longest)
 	needLines := (tg.MaxLines > 0 && lines > tg.MaxLines) || (tg.MaxCharsPerLine > 0 && longest > tg.MaxCharsPerLine)
 	needTime := tg.MaxDurationMs > 0 && c.EndMs-c.StartMs > tg.MaxDurationMs
 	if !needLines && !needTime {
+		if tg.BalanceLines && lines == 2 && unbalancedText(c.Text) {
+			f.rebalance(i)
+		}
 		return nil
 	}
 	f.ws = tokenize(c.Text, f.ws)
 	ws := f.ws
 	if len(ws) == 0 {
 		return nil
+	}
+	if hasLabelChars(c.Text) {
+		markLabels(c.Text, ws)
 	}
 	f.markTurns(c.Text, ws)
 	f.pieces = f.pieces[:0]
@@ -98,13 +111,13 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 		if text == c.Text {
 			return nil
 		}
-		f.record(code, f.src[i], ActionRewrap, "re-wrapped %d lines into %d", lines, lineCount(text))
+		f.record(code, f.srcOf(i), ActionRewrap, "re-wrapped %d lines into %d", lines, lineCount(text))
 		c.Spans = remapSpans(c.Spans, ws)
 		c.Text = text
+		f.m[i] = scan(text)
 		return nil
 	}
 	out := make([]caption.Cue, len(f.pieces))
-	var times strings.Builder
 	for k, p := range f.pieces {
 		pw := f.dropDash(c.Text, ws, p)
 		f.rewrap(c.Text, pw, p.lo+len(ws[p.lo:p.hi])-len(pw))
@@ -116,13 +129,112 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 			nc.ID = c.ID + "-" + strconv.Itoa(k+1)
 		}
 		out[k] = nc
+	}
+	if f.level >= levelC && tg.MaxCPS > 0 {
+		f.retime(i, out)
+	}
+	var times strings.Builder
+	for k := range out {
 		if k > 0 {
 			times.WriteString(", ")
 		}
-		fmt.Fprintf(&times, "%s–%s", clock(p.start), clock(p.end))
+		fmt.Fprintf(&times, "%s–%s", clock(out[k].StartMs), clock(out[k].EndMs))
 	}
-	f.record(code, f.src[i], ActionSplit, "split into %d cues: %s", len(out), times.String())
+	f.record(code, f.srcOf(i), ActionSplit, "split into %d cues: %s", len(out), times.String())
 	return out
+}
+
+// retime re-shares the time of cue i among its pieces out when one of
+// them reads faster than MaxCPS: each piece gets what its own text needs
+// (and MinDurationMs), MinGapMs between pieces, and the rest in proportion
+// to characters, no piece over MaxDurationMs. When the cue's time is too
+// short for that, the end moves into the gap after the cue (keeping
+// MinGapMs before the next one); when even that is not enough, the
+// pieces keep their proportional times and the excess is reported.
+func (f *fixer) retime(i int, out []caption.Cue) {
+	tg := &f.tg
+	over := false
+	for k := range out {
+		n := chars(out[k].Text)
+		over = over || float64(n)*1000 > tg.MaxCPS*float64(out[k].EndMs-out[k].StartMs)
+	}
+	if !over {
+		return
+	}
+	p := len(out)
+	gap := tg.MinGapMs
+	start, end := out[0].StartMs, out[p-1].EndMs
+	if cap(f.times) < p {
+		f.times = make([]int64, p)
+	}
+	times := f.times[:p]
+	need := int64(p-1) * gap
+	var total int64
+	for k := range out {
+		n := chars(out[k].Text)
+		times[k] = max(needMs(n, tg.MaxCPS), tg.MinDurationMs)
+		if tg.MaxDurationMs > 0 && times[k] > tg.MaxDurationMs {
+			return // this piece cannot meet both limits: leave the split as made
+		}
+		need += times[k]
+		total += int64(n)
+	}
+	if need > end-start {
+		limit := int64(math.MaxInt64)
+		if i+1 < len(f.cues) {
+			limit = f.cues[i+1].StartMs - gap
+		}
+		if start+need > limit {
+			return
+		}
+		f.record(codeReadingSpeed, f.srcOf(i), ActionExtendEnd, "end moved from %s to %s so that every piece of the split meets the reading speed", clock(end), clock(start+need))
+		end = start + need
+	}
+	rest := end - start - need
+	at := start
+	for k := range out {
+		d := times[k]
+		if total > 0 && rest > 0 {
+			d += rest * int64(chars(out[k].Text)) / total
+		}
+		if k == p-1 {
+			d = max(times[k], end-at) // the rounding remainder
+		}
+		if tg.MaxDurationMs > 0 {
+			d = min(d, max(tg.MaxDurationMs, times[k]))
+		}
+		out[k].StartMs, out[k].EndMs = at, at+d
+		at += d + gap
+	}
+}
+
+// rebalance re-breaks the two lines of cue i, which the line_unbalanced
+// rule flags, when a break it does not flag fits the width.
+func (f *fixer) rebalance(i int) {
+	c := &f.cues[i]
+	f.ws = tokenize(c.Text, f.ws)
+	ws := f.ws
+	if len(ws) < 2 {
+		return
+	}
+	if hasLabelChars(c.Text) {
+		markLabels(c.Text, ws)
+	}
+	width := f.tg.MaxCharsPerLine
+	f.wrap(c.Text, ws, width, 2)
+	text := render(c.Text, ws)
+	if text == c.Text || lineCount(text) != 2 || unbalancedText(text) {
+		return
+	}
+	m := scan(text)
+	if width > 0 && int(m.longest) > width {
+		return
+	}
+	top, _, _ := strings.Cut(text, "\n")
+	f.record(codeLineUnbalance, f.srcOf(i), ActionRewrap, "moved the line break to after %q", top[strings.LastIndexByte(top, ' ')+1:])
+	c.Spans = remapSpans(c.Spans, ws)
+	c.Text = text
+	f.m[i] = m
 }
 
 // markTurns finds dialogue turns: the first word, and each word that
@@ -147,17 +259,49 @@ func (f *fixer) markTurns(s string, ws []word) {
 // scoring higher), shares the time in proportion to characters with
 // MinGapMs taken from between the pieces, and never makes a piece shorter
 // than MinDurationMs: such a cut is not made, which is the same as merging
-// the short piece back into its neighbour.
+// the short piece back into its neighbour. A range of several sentences
+// that cannot have a line (or more) per sentence within MaxLines is cut at
+// a sentence end even when it would fit joined up (DCMP line division). A
+// cut never falls inside a sound label or lyric span while any other cut
+// is possible.
 func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
-	if hi-lo < 2 || !f.tooBig(ws, lo, hi, start, end) {
+	if hi-lo < 2 {
+		f.pieces = append(f.pieces, piece{lo, hi, start, end})
+		return
+	}
+	minClass := gapWord
+	if !f.tooBig(s, ws, lo, hi, start, end) {
+		if !f.sentencesNeedSplit(s, ws[lo:hi]) {
+			f.pieces = append(f.pieces, piece{lo, hi, start, end})
+			return
+		}
+		minClass = gapSentence
+	}
+	best, left := f.bestCut(s, ws, lo, hi, start, end, minClass, false)
+	if best < 0 {
+		best, left = f.bestCut(s, ws, lo, hi, start, end, minClass, true)
+	}
+	if best < 0 {
 		f.pieces = append(f.pieces, piece{lo, hi, start, end})
 		return
 	}
 	gap := f.tg.MinGapMs
-	avail := end - start - gap
+	f.split(s, ws, lo, best, start, start+left)
+	f.split(s, ws, best, hi, start+left+gap, end)
+}
+
+// bestCut finds the best gap to cut words [lo, hi) at, of class minClass
+// or stronger, and the time of the left piece; -1 when no cut leaves both
+// pieces at least MinDurationMs. Gaps inside labels count only with
+// inLabels.
+func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minClass int, inLabels bool) (int, int64) {
+	avail := end - start - f.tg.MinGapMs
 	total := int64(f.cum[hi] - f.cum[lo] - 2) // without the space at the cut
 	best, bestScore, bestLeft := -1, math.Inf(-1), int64(0)
 	for i := lo + 1; i < hi && avail >= 2; i++ {
+		if ws[i].label && !inLabels {
+			continue
+		}
 		cl := int64(f.cum[i] - f.cum[lo] - 1)
 		left := avail / 2
 		if total > 0 {
@@ -171,46 +315,114 @@ func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
 		if f.dialogue && f.turn[i] {
 			class = gapTurn
 		}
+		if class < minClass {
+			continue
+		}
 		score := float64(classWeight * class)
 		if total > 0 {
 			score -= balanceWeight * math.Abs(float64(cl)/float64(total)-0.5)
 		}
 		if class == gapWord {
-			score -= breakCost(s, ws[i-1], ws[i]) / 10
+			score -= breakCost(s, ws, i) / 10
 		}
 		if score > bestScore {
 			best, bestScore, bestLeft = i, score, left
 		}
 	}
-	if best < 0 {
-		f.pieces = append(f.pieces, piece{lo, hi, start, end})
-		return
-	}
-	f.split(s, ws, lo, best, start, start+bestLeft)
-	f.split(s, ws, best, hi, start+bestLeft+gap, end)
+	return best, bestLeft
 }
 
 // tooBig reports whether words [lo, hi) over [start, end] break the
 // duration limit or need more lines than allowed, re-wrapped.
-func (f *fixer) tooBig(ws []word, lo, hi int, start, end int64) bool {
+func (f *fixer) tooBig(s string, ws []word, lo, hi int, start, end int64) bool {
 	if f.tg.MaxDurationMs > 0 && end-start > f.tg.MaxDurationMs {
 		return true
 	}
-	return f.tg.MaxLines > 0 && f.linesNeeded(ws, lo, hi) > f.tg.MaxLines
+	return f.tg.MaxLines > 0 && f.linesNeeded(s, ws, lo, hi) > f.tg.MaxLines
 }
 
 // linesNeeded counts the lines words [lo, hi) take when re-wrapped, each
-// dialogue turn starting its own line.
-func (f *fixer) linesNeeded(ws []word, lo, hi int) int {
+// dialogue turn starting its own line; a single turn counts the lines it
+// needs without a bad break when a few more lines avoid one.
+func (f *fixer) linesNeeded(s string, ws []word, lo, hi int) int {
 	n, a := 0, lo
 	for b := lo + 1; b <= hi; b++ {
 		if b < hi && !(f.dialogue && f.turn[b]) {
 			continue
 		}
-		n += minLines(ws[a:b], f.tg.MaxCharsPerLine)
+		if a == lo && b == hi {
+			n += f.goodLines(s, ws[a:b], f.tg.MaxCharsPerLine, f.tg.MaxLines)
+		} else {
+			n += minLines(ws[a:b], f.tg.MaxCharsPerLine)
+		}
 		a = b
 	}
 	return n
+}
+
+// sentenceEnds appends to ends the indexes of pw that start a sentence
+// after the first (gaps of class gapSentence, not inside a label).
+func sentenceEnds(s string, pw []word, ends []int) []int {
+	ends = ends[:0]
+	for j := 1; j < len(pw); j++ {
+		if !pw[j].label && gapClass(s[pw[j-1].b0:pw[j-1].b1], s[pw[j].b0:pw[j].b1]) == gapSentence {
+			ends = append(ends, j)
+		}
+	}
+	return ends
+}
+
+// sentenceLines is how many lines pw takes with every sentence starting a
+// line; 0 when pw is one sentence, or a dialogue (its turns make lines).
+func (f *fixer) sentenceLines(s string, pw []word) int {
+	if f.dialogue || (f.tg.MaxLines <= 0 && f.tg.MaxCharsPerLine <= 0) {
+		return 0
+	}
+	f.ends = sentenceEnds(s, pw, f.ends)
+	if len(f.ends) == 0 {
+		return 0
+	}
+	n, a := 0, 0
+	for k := 0; k <= len(f.ends); k++ {
+		b := len(pw)
+		if k < len(f.ends) {
+			b = f.ends[k]
+		}
+		n += minLines(pw[a:b], f.tg.MaxCharsPerLine)
+		a = b
+	}
+	return n
+}
+
+// sentencesNeedSplit reports whether pw holds several sentences that
+// cannot each start a line within MaxLines.
+func (f *fixer) sentencesNeedSplit(s string, pw []word) bool {
+	n := f.sentenceLines(s, pw)
+	return n > 0 && f.tg.MaxLines > 0 && n > f.tg.MaxLines
+}
+
+// sentenceLayout breaks pw with every sentence starting a line, each
+// sentence wrapped on as few lines as fit, when pw holds several sentences
+// and that stays within MaxLines; it reports whether it did.
+func (f *fixer) sentenceLayout(s string, pw []word) bool {
+	n := f.sentenceLines(s, pw)
+	if n == 0 || f.tg.MaxLines > 0 && n > f.tg.MaxLines {
+		return false
+	}
+	// f.ends holds the sentence starts sentenceLines found; wrap does not
+	// touch it.
+	a := 0
+	for k := 0; k <= len(f.ends); k++ {
+		b := len(pw)
+		if k < len(f.ends) {
+			b = f.ends[k]
+		}
+		seg := pw[a:b]
+		f.wrap(s, seg, f.tg.MaxCharsPerLine, minLines(seg, f.tg.MaxCharsPerLine))
+		seg[0].brk = a > 0
+		a = b
+	}
+	return true
 }
 
 // dropDash returns the words of p, without the leading dialogue dash when
@@ -241,7 +453,8 @@ func (f *fixer) dropDash(s string, ws []word, p piece) []word {
 }
 
 // rewrap breaks pw (words of s; ws index lo onwards) into balanced lines
-// of at most MaxCharsPerLine, each dialogue turn on lines of its own.
+// of at most MaxCharsPerLine, each dialogue turn on lines of its own, and
+// each sentence of a single turn on lines of its own when MaxLines allows.
 // Without a width limit, a single turn keeps its number of lines, capped
 // at MaxLines.
 func (f *fixer) rewrap(s string, pw []word, lo int) {
@@ -253,23 +466,34 @@ func (f *fixer) rewrap(s string, pw []word, lo int) {
 	}
 	width := f.tg.MaxCharsPerLine
 	pw[0].brk = false
+	if !f.dialogue && f.sentenceLayout(s, pw) {
+		return
+	}
 	a := 0
 	for b := 1; b <= len(pw); b++ {
 		if b < len(pw) && !(f.dialogue && f.turn[lo+b]) {
 			continue
 		}
 		seg := pw[a:b]
-		k := 1
+		k, kmax := 1, 1
 		switch {
 		case width > 0:
 			k = minLines(seg, width)
+			kmax = k
+			if a == 0 && b == len(pw) {
+				kmax = k + 1
+				if f.tg.MaxLines > 0 {
+					kmax = f.tg.MaxLines
+				}
+			}
 		case a == 0 && b == len(pw):
 			k = authorLines
 			if f.tg.MaxLines > 0 {
 				k = min(k, f.tg.MaxLines)
 			}
+			kmax = k
 		}
-		f.wrap(s, seg, width, k)
+		f.wrapBest(s, seg, width, k, kmax)
 		if a > 0 {
 			pw[a].brk = true
 		}
@@ -281,25 +505,4 @@ func (f *fixer) rewrap(s string, pw []word, lo int) {
 // share borrowed time among pieces.
 func (f *fixer) splittable(c *caption.Cue) bool {
 	return strings.IndexFunc(strings.TrimSpace(c.Text), func(r rune) bool { return r == ' ' || r == '\n' }) >= 0
-}
-
-// measureLines returns the number of lines of s and the [chars] of its
-// longest line.
-func measureLines(s string) (lines, longest int) {
-	if s == "" {
-		return 0, 0
-	}
-	for {
-		lines++
-		i := strings.IndexByte(s, '\n')
-		line := s
-		if i >= 0 {
-			line = s[:i]
-		}
-		longest = max(longest, chars(line))
-		if i < 0 {
-			return lines, longest
-		}
-		s = s[i+1:]
-	}
 }

@@ -25,6 +25,7 @@ func (f *fixer) sortCues() {
 	if slices.IsSortedFunc(f.cues, func(a, b caption.Cue) int { return cmp.Compare(a.StartMs, b.StartMs) }) {
 		return
 	}
+	f.ownSrc()
 	order := make([]int, len(f.cues))
 	for i := range order {
 		order[i] = i
@@ -51,7 +52,7 @@ func (f *fixer) repairRanges() {
 		}
 		s, e := max(c.StartMs, 0), max(c.EndMs, 0)
 		e = max(e, s)
-		f.record(codeInvalidTime, f.src[i], ActionRepairRange, "time range %s–%s repaired to %s–%s",
+		f.record(codeInvalidTime, f.srcOf(i), ActionRepairRange, "time range %s–%s repaired to %s–%s",
 			clockSigned(c.StartMs), clockSigned(c.EndMs), clock(s), clock(e))
 		c.StartMs, c.EndMs = s, e
 	}
@@ -84,7 +85,7 @@ func (f *fixer) resolveOverlaps() {
 		if end-c.StartMs < minVisibleMs {
 			continue
 		}
-		f.record(codeOverlap, f.src[i], ActionTrimEnd, "end moved from %s to %s so the cue no longer overlaps the next one",
+		f.record(codeOverlap, f.srcOf(i), ActionTrimEnd, "end moved from %s to %s so the cue no longer overlaps the next one",
 			clock(c.EndMs), clock(end))
 		c.EndMs = end
 	}
@@ -106,7 +107,7 @@ func (f *fixer) lengthen(i int, want, prevEnd int64, code, why string) bool {
 		limit = f.cues[i+1].StartMs - gap
 	}
 	if end := min(c.StartMs+want, limit); end > c.EndMs {
-		f.record(code, f.src[i], ActionExtendEnd, "end moved from %s to %s %s", clock(c.EndMs), clock(end), why)
+		f.record(code, f.srcOf(i), ActionExtendEnd, "end moved from %s to %s %s", clock(c.EndMs), clock(end), why)
 		c.EndMs = end
 	}
 	if short := want - (c.EndMs - c.StartMs); short > 0 {
@@ -115,7 +116,7 @@ func (f *fixer) lengthen(i int, want, prevEnd int64, code, why string) bool {
 			earliest = max(earliest, prevEnd+gap)
 		}
 		if start := max(c.StartMs-short, earliest); start < c.StartMs {
-			f.record(code, f.src[i], ActionMoveStart, "start moved from %s to %s %s", clock(c.StartMs), clock(start), why)
+			f.record(code, f.srcOf(i), ActionMoveStart, "start moved from %s to %s %s", clock(c.StartMs), clock(start), why)
 			c.StartMs = start
 		}
 	}
@@ -131,7 +132,7 @@ func (f *fixer) extendShort() {
 	var prevEnd int64
 	for i := range f.cues {
 		c := &f.cues[i]
-		if c.EndMs-c.StartMs < want && !blank(c.Text) {
+		if c.EndMs-c.StartMs < want && !f.m[i].blank {
 			f.lengthen(i, want, prevEnd, codeTooShort, "to reach the minimum duration")
 		}
 		prevEnd = max(prevEnd, c.EndMs)
@@ -157,7 +158,7 @@ func (f *fixer) closeGaps() {
 		if end-c.StartMs < floor {
 			continue
 		}
-		f.record(codeGap, f.src[i], ActionTrimEnd, "end moved from %s to %s to leave %d ms before the next cue",
+		f.record(codeGap, f.srcOf(i), ActionTrimEnd, "end moved from %s to %s to leave %d ms before the next cue",
 			clock(c.EndMs), clock(end), gap)
 		c.EndMs = end
 	}
@@ -166,30 +167,57 @@ func (f *fixer) closeGaps() {
 // borrowForCPS gives each cue over MaxCPS the time its text needs at
 // MaxCPS, taken from the gaps around it as [fixer.lengthen] does.
 // Splitting alone cannot help: pieces share the cue's characters and its
-// time. The extension stops at MaxDurationMs, unless the text needs more
-// than that and can be split, in which case the later split shares the
-// borrowed time among pieces that each fit MaxDurationMs (the gaps between
-// the pieces included). What time cannot be found is reported as unfixed.
+// time. When the cue will be split (its text needs more lines than
+// MaxLines, or more time than MaxDurationMs), it borrows MinGapMs more for
+// each gap between pieces, so that every piece can meet MaxCPS; the
+// extension stops at MaxDurationMs only for a cue that cannot be split.
+// [fixer.retime] shares the time among the pieces and takes from the gap
+// after the cue what this estimate missed. What time cannot be found is
+// reported as unfixed.
 func (f *fixer) borrowForCPS() {
 	var prevEnd int64
 	maxDur, gap := f.tg.MaxDurationMs, f.tg.MinGapMs
 	for i := range f.cues {
 		c := &f.cues[i]
-		n := chars(c.Text)
+		n := int(f.m[i].chars)
 		if d := c.EndMs - c.StartMs; n > 0 && float64(n)*1000 > f.tg.MaxCPS*float64(d) {
 			want := needMs(n, f.tg.MaxCPS)
+			pieces := int64(1)
+			if f.splittable(c) {
+				pieces = int64(f.predictPieces(i))
+			}
 			if maxDur > 0 && want > maxDur {
 				if f.splittable(c) {
-					pieces := (want + maxDur - 1) / maxDur
-					want += (pieces - 1) * (gap + 1)
+					pieces = max(pieces, (want+maxDur-1)/maxDur)
 				} else {
 					want = maxDur
 				}
 			}
+			want += (pieces - 1) * (gap + 1)
 			f.lengthen(i, want, prevEnd, codeReadingSpeed, "to bring the reading speed down")
 		}
 		prevEnd = max(prevEnd, c.EndMs)
 	}
+}
+
+// predictPieces estimates how many cues [fixer.layout] will split cue i
+// into for its lines: MaxLines lines each.
+func (f *fixer) predictPieces(i int) int {
+	ml := f.tg.MaxLines
+	if ml <= 0 {
+		return 1
+	}
+	c := &f.cues[i]
+	f.ws = tokenize(c.Text, f.ws)
+	if len(f.ws) == 0 {
+		return 1
+	}
+	if hasLabelChars(c.Text) {
+		markLabels(c.Text, f.ws)
+	}
+	f.markTurns(c.Text, f.ws)
+	lines := f.linesNeeded(c.Text, f.ws, 0, len(f.ws))
+	return max(1, (lines+ml-1)/ml)
 }
 
 // needMs is the shortest whole-ms duration at which n characters read at

@@ -23,6 +23,9 @@ type word struct {
 	chars int
 	// brk says a line break, not a space, comes before the word.
 	brk bool
+	// label says the gap before the word lies inside a sound label or a
+	// lyric span (see [markLabels]): no place for a break or a cut.
+	label bool
 }
 
 // isSpace reports ASCII whitespace, the only whitespace hygiene touches:
@@ -125,27 +128,34 @@ func lineCount(s string) int {
 }
 
 // tidy applies whitespace hygiene to every cue; with empty set it also
-// removes cues that show nothing.
+// removes cues that show nothing. Clean cues are neither copied nor
+// touched.
 func (f *fixer) tidy(empty bool) {
-	kept := f.cues[:0]
-	keptSrc := f.src[:0]
+	kept := 0
 	for i := range f.cues {
-		c := &f.cues[i]
-		src := f.src[i]
-		if empty && blank(c.Text) {
-			f.record(codeEmpty, src, ActionRemove, "removed the cue at %s: it has no visible text", clock(c.StartMs))
+		m := &f.m[i]
+		if empty && m.blank {
+			f.record(codeEmpty, f.srcOf(i), ActionRemove, "removed the cue at %s: it has no visible text", clock(f.cues[i].StartMs))
+			f.ownSrc()
 			continue
 		}
-		if untidy(c.Text) {
+		if m.untidy {
+			c := &f.cues[i]
 			f.ws = tokenize(c.Text, f.ws)
 			text := render(c.Text, f.ws)
 			c.Spans = remapSpans(c.Spans, f.ws)
 			c.Text = text
-			f.record(codeWhitespace, src, ActionWhitespace, "trimmed line ends, blank lines and repeated spaces")
+			*m = scan(text)
+			f.record(codeWhitespace, f.srcOf(i), ActionWhitespace, "trimmed line ends, blank lines and repeated spaces")
 		}
-		kept = append(kept, *c)
-		keptSrc = append(keptSrc, src)
+		if kept != i {
+			f.cues[kept], f.m[kept], f.src[kept] = f.cues[i], f.m[i], f.src[i]
+		}
+		kept++
 	}
-	clear(f.cues[len(kept):])
-	f.cues, f.src = kept, keptSrc
+	if kept == len(f.cues) {
+		return
+	}
+	clear(f.cues[kept:])
+	f.cues, f.m, f.src = f.cues[:kept], f.m[:kept], f.src[:kept]
 }

@@ -1,6 +1,10 @@
 package fix
 
-import "math"
+import (
+	"math"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Break penalties, in the same unit as the squared difference between a
 // line's length and the balanced length. Netflix, the BBC and DCMP agree
@@ -11,41 +15,75 @@ const (
 	bonusTurn        = -2000 // before another speaker's dash
 	bonusSentence    = -300
 	bonusClause      = -200
-	bonusBeforeJoin  = -80    // before a conjunction or preposition
-	costAfterJoin    = 1000   // after a conjunction or preposition
-	costAfterArticle = 5000   // after an article or determiner
-	costAfterDash    = 100000 // between a dialogue dash and its words
+	bonusBeforeJoin  = -80  // before a conjunction or preposition
+	costAfterArticle = 5000 // after an article or determiner
+	costAfterJoin    = 4000 // after a conjunction, preposition or auxiliary
+	costAdjNoun      = 2500 // after a common adjective, before its noun
+	costAfterArtWord = 600  // "the door / opened": maybe inside a noun phrase
+	costShape        = 3000 // a top line the line_unbalanced rule finds much too long
+	costAfterDash    = 100000
+	costInLabel      = 200000 // inside [a sound label] or a ♪ lyric ♪
+	// costBad is where a break becomes one the style guides forbid (and
+	// the line_unbalanced rule flags): the wrapper takes another line, and
+	// the splitter another cue, rather than make it.
+	costBad = 1000
 	// maxBalancedLines bounds the balanced search; longer runs of text
 	// (only hostile input) are filled greedily, keeping Apply linear.
 	maxBalancedLines = 6
 )
 
-// breakCost scores breaking the line between words l and r of s.
-func breakCost(s string, l, r word) float64 {
+// breakCost scores breaking the line before ws[i] (0 < i < len(ws)).
+func breakCost(s string, ws []word, i int) float64 {
+	l, r := &ws[i-1], &ws[i]
 	lw, rw := s[l.b0:l.b1], s[r.b0:r.b1]
+	cost := 0.0
+	if r.label {
+		cost += costInLabel
+	}
 	if dashPrefix(lw) == len(lw) {
-		return costAfterDash
+		return cost + costAfterDash
 	}
 	if r.brk && dashPrefix(rw) > 0 {
-		return bonusTurn
+		return cost + bonusTurn
 	}
 	switch gapClass(lw, rw) {
 	case gapSentence:
-		return bonusSentence
+		return cost + bonusSentence
 	case gapClause:
-		return bonusClause
+		return cost + bonusClause
 	}
-	cost := 0.0
-	switch lc := wordClass(lw); {
+	lc, rc := wordClass(lw), wordClass(rw)
+	content := rc&(classArticle|classConjunction|classPreposition|classAuxiliary|classAbbrev) == 0 && startsLetter(rw)
+	switch {
 	case lc&classArticle != 0:
 		cost += costAfterArticle
-	case lc&(classConjunction|classPreposition) != 0:
+	case lc&(classConjunction|classPreposition|classAuxiliary) != 0:
 		cost += costAfterJoin
+	case lc&classAdjective != 0 && content:
+		cost += costAdjNoun
+	case i >= 2 && content && wordClass(s[ws[i-2].b0:ws[i-2].b1])&classArticle != 0 && isLetters(lw):
+		cost += costAfterArtWord
 	}
-	if wordClass(rw)&(classConjunction|classPreposition) != 0 {
+	if rc&(classConjunction|classPreposition) != 0 {
 		cost += bonusBeforeJoin
 	}
 	return cost
+}
+
+// startsLetter reports whether w begins with a letter.
+func startsLetter(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLetter(r)
+}
+
+// isLetters reports whether w is letters only (no punctuation after it).
+func isLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // minLines returns how many lines the words need at width (0: no limit),
@@ -74,21 +112,22 @@ func minLines(ws []word, width int) int {
 // Among the layouts with k lines it picks the one with the best break
 // points and the most even lengths, preferring a bottom-heavy shape: a
 // line longer than the balanced length costs more when it is not the last.
-func (f *fixer) wrap(s string, ws []word, width, k int) {
+// It reports whether the layout needed a bad break (see costBad).
+func (f *fixer) wrap(s string, ws []word, width, k int) (bad bool) {
 	n := len(ws)
 	if n < 2 {
-		return
+		return false
 	}
 	k = min(max(k, 1), n)
 	if k > maxBalancedLines {
 		fillGreedy(ws, width)
-		return
+		return false
 	}
 	for i := 1; i < n; i++ {
 		ws[i].brk = false
 	}
 	if k == 1 {
-		return
+		return false
 	}
 	// pre[i] is the length of words 0..i-1, each followed by a space.
 	pre := f.ints(&f.pre, n+1)
@@ -99,13 +138,16 @@ func (f *fixer) wrap(s string, ws []word, width, k int) {
 	// rather than in the search's inner loop.
 	gapCost := f.floats(&f.gapCost, n)
 	for i := 1; i < n; i++ {
-		gapCost[i] = breakCost(s, ws[i-1], ws[i])
+		gapCost[i] = breakCost(s, ws, i)
 	}
 	target := float64(pre[n]-1) / float64(k)
 	if width <= 0 {
 		// Without a width limit only the balance matters; bounding lines
 		// at twice the balanced length keeps the search linear.
 		width = int(2*target) + 1
+	}
+	if k == 2 {
+		return f.wrapTwo(s, ws, width, target, pre, gapCost)
 	}
 	// cost[l*(n+1)+j]: best cost of words 0..j-1 in l lines; from: where
 	// the last of those lines starts.
@@ -127,12 +169,7 @@ func (f *fixer) wrap(s string, ws []word, width, k int) {
 				if math.IsInf(prev, 1) {
 					continue
 				}
-				d := float64(length) - target
-				c := d * d
-				if j < n && d > 0 {
-					c *= 3
-				}
-				c += gapCost[i]
+				c := lineCost(length, target, j == n) + gapCost[i]
 				if prev+c < best {
 					best, arg = prev+c, i
 				}
@@ -142,13 +179,91 @@ func (f *fixer) wrap(s string, ws []word, width, k int) {
 	}
 	if from[k*(n+1)+n] < 0 {
 		fillGreedy(ws, width)
-		return
+		return false
 	}
 	for l, j := k, n; l > 1; l-- {
 		i := from[l*(n+1)+j]
 		ws[i].brk = true
+		bad = bad || gapCost[i] >= costBad
 		j = i
 	}
+	return bad
+}
+
+// lineCost is the geometric cost of a line of length chars where the
+// balanced length is target: the squared difference, three times over
+// for a line longer than the balance that is not the last.
+func lineCost(length int, target float64, last bool) float64 {
+	d := float64(length) - target
+	c := d * d
+	if !last && d > 0 {
+		c *= 3
+	}
+	return c
+}
+
+// wrapTwo is [fixer.wrap] for two lines: it tries every break, and adds
+// to the break cost the shape test of the line_unbalanced rule (a top line
+// more than twice as long as the bottom one and over 10 characters
+// longer), which a line-by-line search cannot see.
+func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []int, gapCost []float64) (bad bool) {
+	n := len(ws)
+	best, arg := math.Inf(1), -1
+	argBad := false
+	for i := 1; i < n; i++ {
+		top, bottom := pre[i]-1, pre[n]-pre[i]-1
+		if top > width && i > 1 {
+			break
+		}
+		if bottom > width && i < n-1 {
+			continue
+		}
+		c := lineCost(top, target, false) + lineCost(bottom, target, true) + gapCost[i]
+		shape := top > lineRatio*bottom && top-bottom > lineExcess && !isDialogueLine(s[ws[i].b0:ws[i].b1])
+		if shape {
+			c += costShape
+		}
+		if c < best {
+			best, arg, argBad = c, i, shape || gapCost[i] >= costBad
+		}
+	}
+	if arg < 0 {
+		fillGreedy(ws, width)
+		return false
+	}
+	ws[arg].brk = true
+	return argBad
+}
+
+// wrapBest wraps ws in k lines or, when those need a bad break and up to
+// kmax lines avoid one, in the fewest lines that do. It returns the lines
+// used.
+func (f *fixer) wrapBest(s string, ws []word, width, k, kmax int) int {
+	kmax = min(kmax, len(ws), maxBalancedLines)
+	if !f.wrap(s, ws, width, k) {
+		return k
+	}
+	for kk := k + 1; kk <= kmax; kk++ {
+		if !f.wrap(s, ws, width, kk) {
+			return kk
+		}
+	}
+	if kmax > k {
+		f.wrap(s, ws, width, k)
+	}
+	return k
+}
+
+// goodLines is how many lines the words need at width for a layout
+// without a bad break, trying up to limit+1 lines; when none avoids one,
+// it is [minLines]. It works on a copy: ws keep their breaks.
+func (f *fixer) goodLines(s string, ws []word, width, limit int) int {
+	k := minLines(ws, width)
+	if width <= 0 || k > limit || len(ws) < 2 {
+		return k
+	}
+	f.scratch = append(f.scratch[:0], ws...)
+	return f.wrapBest(s, f.scratch, width, k, limit+1)
 }
 
 // fillGreedy breaks ws as late as width allows.

@@ -1,0 +1,180 @@
+package account_test
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/internal/testkit"
+)
+
+func TestCreateKey(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	owner := testkit.MustCreateAccount(t, svc, "keys@example.test", account.TierPro)
+	secretRE := regexp.MustCompile(`^cqa_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$`)
+	tests := []struct {
+		name        string
+		accountID   string
+		in          account.NewKey
+		wantKind    apperr.Kind
+		wantField   string
+		wantScopes  []string
+		wantExpires time.Time
+	}{
+		{name: "default lifetime", in: account.NewKey{Name: "ci", Scopes: []string{account.ScopeProcessWrite}},
+			wantScopes: []string{account.ScopeProcessWrite}, wantExpires: start().Add(account.DefaultKeyTTL)},
+		{name: "scopes sorted and deduplicated", in: account.NewKey{Name: " ci ", Scopes: []string{account.ScopeUsageRead, account.ScopeKeysRead, account.ScopeUsageRead}},
+			wantScopes: []string{account.ScopeKeysRead, account.ScopeUsageRead}, wantExpires: start().Add(account.DefaultKeyTTL)},
+		{name: "explicit expiry", in: account.NewKey{Name: "short", ExpiresAt: ptr(start().Add(time.Hour + 500*time.Millisecond))},
+			wantExpires: start().Add(time.Hour)},
+		{name: "legacy, no scopes", in: account.NewKey{Name: "legacy"}, wantExpires: start().Add(account.DefaultKeyTTL)},
+		{name: "empty name", in: account.NewKey{Name: "  "}, wantKind: apperr.BadRequest, wantField: "name"},
+		{name: "long name", in: account.NewKey{Name: strings.Repeat("n", 101)}, wantKind: apperr.BadRequest, wantField: "name"},
+		{name: "unknown scope", in: account.NewKey{Name: "x", Scopes: []string{"admin:all"}}, wantKind: apperr.BadRequest, wantField: "scopes"},
+		{name: "expiry now", in: account.NewKey{Name: "x", ExpiresAt: ptr(start())}, wantKind: apperr.BadRequest, wantField: "expiresAt"},
+		{name: "expiry past", in: account.NewKey{Name: "x", ExpiresAt: ptr(start().Add(-time.Hour))}, wantKind: apperr.BadRequest, wantField: "expiresAt"},
+		{name: "unknown account", accountID: "00000000-0000-0000-0000-000000000000", in: account.NewKey{Name: "x"}, wantKind: apperr.NotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			id := tt.accountID
+			if id == "" {
+				id = owner.ID
+			}
+			k, secret, err := svc.CreateKey(context.Background(), id, tt.in)
+			wantKind(t, err, tt.wantKind)
+			if tt.wantKind != apperr.Internal {
+				if tt.wantField != "" && detail(err, "field") != tt.wantField {
+					t.Errorf("details.field = %v, want %s", detail(err, "field"), tt.wantField)
+				}
+				return
+			}
+			if !secretRE.MatchString(secret) || !strings.HasPrefix(secret, k.Prefix+"_") || len(k.Prefix) != 16 {
+				t.Errorf("secret %q / prefix %q do not follow the format", secret, k.Prefix)
+			}
+			if k.Name != strings.TrimSpace(tt.in.Name) || !slices.Equal(k.Scopes, tt.wantScopes) ||
+				!k.ExpiresAt.Equal(tt.wantExpires) || !k.CreatedAt.Equal(start()) || k.AccountID != owner.ID {
+				t.Errorf("key = %+v; want scopes %v expiring %v", k, tt.wantScopes, tt.wantExpires)
+			}
+		})
+	}
+}
+
+func TestCreateKeyNamesUnknownScope(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	a := testkit.MustCreateAccount(t, svc, "s@example.test", account.TierPro)
+	_, _, err := svc.CreateKey(context.Background(), a.ID, account.NewKey{Name: "x", Scopes: []string{"keys:read", "root"}})
+	wantKind(t, err, apperr.BadRequest)
+	if e, _ := apperr.As(err); detail(err, "value") != "root" || !strings.Contains(e.Message, `"root"`) {
+		t.Errorf("error %v does not name the scope", err)
+	}
+}
+
+func TestSecretsAreUnique(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	a := testkit.MustCreateAccount(t, svc, "u@example.test", account.TierPro)
+	seen := map[string]bool{}
+	for range 20 {
+		k, secret := testkit.MustCreateKey(t, svc, a.ID, account.ScopeKeysRead)
+		if seen[secret] || seen[k.Prefix] {
+			t.Fatalf("secret or prefix repeated")
+		}
+		seen[secret], seen[k.Prefix] = true, true
+	}
+}
+
+func TestListKeysMasked(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	ctx := context.Background()
+	a := testkit.MustCreateAccount(t, svc, "m@example.test", account.TierPro)
+	other := testkit.MustCreateAccount(t, svc, "o@example.test", account.TierPro)
+	secrets := map[string]string{}
+	for _, scopes := range [][]string{{account.ScopeKeysRead}, nil, {account.ScopeProcessWrite, account.ScopeUsageRead}} {
+		k, secret := testkit.MustCreateKey(t, svc, a.ID, scopes...)
+		secrets[k.ID] = secret
+	}
+	testkit.MustCreateKey(t, svc, other.ID, account.ScopeKeysRead)
+
+	list, err := svc.ListKeys(ctx, a.ID)
+	wantKind(t, err, apperr.Internal)
+	if len(list) != 3 {
+		t.Fatalf("ListKeys: %d keys, want 3 (the other account's key excluded)", len(list))
+	}
+	maskRE := regexp.MustCompile(`^cqa_[0-9a-f]{6}…$`)
+	for _, k := range list {
+		secret, ok := secrets[k.ID]
+		if !ok {
+			t.Fatalf("listed unknown key %s", k.ID)
+		}
+		m := account.Masked(&k)
+		body := secret[len(k.Prefix)+1:]
+		if !maskRE.MatchString(m) || !strings.HasPrefix(k.Prefix, strings.TrimSuffix(m, "…")) {
+			t.Errorf("Masked = %q, want cqa_ and six hex characters of %s, then …", m, k.Prefix)
+		}
+		if strings.Contains(m, body) || strings.Contains(m, k.Prefix) || strings.Contains(m, secret) {
+			t.Errorf("Masked %q reveals the secret or the whole prefix", m)
+		}
+		for _, field := range []string{k.ID, k.Name, k.Prefix, strings.Join(k.Scopes, ",")} {
+			if strings.Contains(field, body) {
+				t.Errorf("listed key field %q contains the secret", field)
+			}
+		}
+	}
+}
+
+func TestRevokeKey(t *testing.T) {
+	t.Parallel()
+	svc, clock := newService(t)
+	ctx := context.Background()
+	a := testkit.MustCreateAccount(t, svc, "r@example.test", account.TierPro)
+	other := testkit.MustCreateAccount(t, svc, "other@example.test", account.TierPro)
+	k, _ := testkit.MustCreateKey(t, svc, a.ID, account.ScopeKeysWrite)
+	tests := []struct {
+		name, accountID, keyID string
+		wantKind               apperr.Kind
+	}{
+		{"another account's key", other.ID, k.ID, apperr.NotFound},
+		{"unknown key", a.ID, "00000000-0000-0000-0000-000000000000", apperr.NotFound},
+		{"own key", a.ID, k.ID, apperr.Internal},
+		{"again", a.ID, k.ID, apperr.Internal},
+	}
+	revokedAt := start().Add(time.Minute)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "own key" {
+				clock.Set(revokedAt)
+			} else {
+				clock.Advance(time.Hour)
+			}
+			wantKind(t, svc.RevokeKey(ctx, tt.accountID, tt.keyID), tt.wantKind)
+		})
+	}
+	list, _ := svc.ListKeys(ctx, a.ID)
+	if len(list) != 1 || list[0].RevokedAt == nil || !list[0].RevokedAt.Equal(revokedAt) {
+		t.Errorf("after revoking: %+v, want revoked at %v", list, revokedAt)
+	}
+}
+
+func TestLegacyKeyCarriesProcessWriteOnly(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	a := testkit.MustCreateAccount(t, svc, "legacy@example.test", account.TierPro)
+	_, secret := testkit.MustCreateKey(t, svc, a.ID)
+	p, err := svc.Authenticate(context.Background(), secret)
+	wantKind(t, err, apperr.Internal)
+	for _, s := range account.Scopes() {
+		if got, want := p.Key.HasScope(s), s == account.ScopeProcessWrite; got != want {
+			t.Errorf("legacy key HasScope(%s) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package account
+
+import (
+	"context"
+	"time"
+)
+
+// Store is the persistence [Service] needs. The SQLite adapter implements
+// it; errors a caller may see come back as *apperr.Error, anything else is
+// an internal failure. Times handed to the store are UTC, truncated to the
+// second.
+type Store interface {
+	// CreateAccount inserts a. It returns [apperr.Conflict] if the email
+	// is taken.
+	CreateAccount(ctx context.Context, a *Account) error
+	// EnsureFirstAccount inserts a and its key k (with the secret's hash)
+	// in one transaction if no account exists yet, and returns a with
+	// created true. Otherwise it inserts nothing and returns the oldest
+	// account with created false.
+	EnsureFirstAccount(ctx context.Context, a *Account, k *Key, hash []byte) (first *Account, created bool, err error)
+	// UpdateAccount loads the account with this (normalised) email, lets
+	// update change it and saves it, all in one write transaction. An
+	// error from update is returned as is and nothing is saved. It
+	// returns [apperr.NotFound] if no account has the email.
+	UpdateAccount(ctx context.Context, email string, update func(*Account) error) (*Account, error)
+	// AccountByID returns [apperr.NotFound] if no account has the id.
+	AccountByID(ctx context.Context, id string) (*Account, error)
+	// AccountByEmail returns [apperr.NotFound] if no account has the
+	// (normalised) email.
+	AccountByEmail(ctx context.Context, email string) (*Account, error)
+	// ListAccounts returns every account, oldest first.
+	ListAccounts(ctx context.Context) ([]Account, error)
+
+	// CreateKey inserts k with the SHA-256 hash of its secret. It returns
+	// [apperr.NotFound] if k.AccountID names no account and
+	// [apperr.Conflict] if the prefix is taken.
+	CreateKey(ctx context.Context, k *Key, hash []byte) error
+	// KeyByPrefix returns the key with this prefix and its stored hash,
+	// or [apperr.NotFound].
+	KeyByPrefix(ctx context.Context, prefix string) (*Key, []byte, error)
+	// ListKeys returns the account's keys, revoked and expired ones
+	// included, oldest first.
+	ListKeys(ctx context.Context, accountID string) ([]Key, error)
+	// RevokeKey marks the key revoked at at; revoking a revoked key keeps
+	// its first time. It returns [apperr.NotFound] if the key does not
+	// exist or belongs to another account.
+	RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) error
+	// TouchKey records at as the key's last use.
+	TouchKey(ctx context.Context, keyID string, at time.Time) error
+}

@@ -1,0 +1,119 @@
+package quota_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/internal/testkit"
+	"github.com/captionqa/captionqa/backend/quota"
+)
+
+func TestAllow(t *testing.T) {
+	t.Parallel()
+	type call struct {
+		advance   time.Duration
+		wantRetry int // 0: allowed
+	}
+	tests := []struct {
+		name  string
+		opts  quota.Options
+		calls []call
+	}{
+		{
+			name:  "defaults: burst of 20 then one every 200 ms",
+			calls: append(repeat(20, call{}), call{wantRetry: 1}, call{advance: 200 * time.Millisecond}, call{wantRetry: 1}),
+		},
+		{
+			name:  "slow refill rounds the wait up",
+			opts:  quota.Options{BurstPerSecond: 0.25, Burst: 2},
+			calls: []call{{}, {}, {wantRetry: 4}, {advance: time.Second, wantRetry: 3}, {advance: 2500 * time.Millisecond, wantRetry: 1}, {advance: 500 * time.Millisecond}},
+		},
+		{
+			name:  "refused calls take no token",
+			opts:  quota.Options{BurstPerSecond: 1, Burst: 1},
+			calls: []call{{}, {wantRetry: 1}, {wantRetry: 1}, {wantRetry: 1}, {advance: time.Second}, {wantRetry: 1}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			tt.opts.Now = clock.Now
+			svc := quota.NewService(nil, tt.opts)
+			for i, c := range tt.calls {
+				clock.Advance(c.advance)
+				err := svc.Allow("key-1")
+				if c.wantRetry == 0 {
+					if err != nil {
+						t.Fatalf("call %d: %v, want allowed", i, err)
+					}
+					continue
+				}
+				e, ok := apperr.As(err)
+				if !ok || e.Kind != apperr.RateLimited {
+					t.Fatalf("call %d: %v, want rate_limited", i, err)
+				}
+				if got := e.Details["retryAfterSeconds"]; got != c.wantRetry {
+					t.Fatalf("call %d: retryAfterSeconds = %#v, want %d", i, got, c.wantRetry)
+				}
+			}
+		})
+	}
+}
+
+func repeat[T any](n int, v T) []T {
+	out := make([]T, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+func TestAllowKeysAreSeparate(t *testing.T) {
+	t.Parallel()
+	clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	svc := quota.NewService(nil, quota.Options{Now: clock.Now, BurstPerSecond: 1, Burst: 1})
+	if err := svc.Allow("a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Allow("a"); apperr.KindOf(err) != apperr.RateLimited {
+		t.Fatalf("second call for a: %v, want rate_limited", err)
+	}
+	if err := svc.Allow("b"); err != nil {
+		t.Fatalf("first call for b: %v, want allowed", err)
+	}
+}
+
+func TestAllowPrunesIdleBuckets(t *testing.T) {
+	t.Parallel()
+	clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	svc := quota.NewService(nil, quota.Options{Now: clock.Now, BurstPerSecond: 1, Burst: 1})
+	for i := range 1000 {
+		_ = svc.Allow(fmt.Sprintf("key-%d", i))
+	}
+	if got := svc.Buckets(); got != 1000 {
+		t.Fatalf("buckets = %d, want 1000", got)
+	}
+	clock.Advance(30 * time.Second)
+	_ = svc.Allow("key-0") // still busy: kept
+	clock.Advance(45 * time.Second)
+	_ = svc.Allow("fresh")
+	if got := svc.Buckets(); got != 2 {
+		t.Errorf("buckets after the idle span = %d, want 2 (key-0 and fresh)", got)
+	}
+	// A pruned key starts over with a full bucket: pruning loses nothing.
+	if err := svc.Allow("key-999"); err != nil {
+		t.Errorf("pruned key: %v, want allowed", err)
+	}
+	for range 10 {
+		clock.Advance(2 * time.Minute)
+		for i := range 100 {
+			_ = svc.Allow(fmt.Sprintf("churn-%d", i))
+		}
+	}
+	if got := svc.Buckets(); got > 100 {
+		t.Errorf("buckets after churn = %d, want at most the 100 recent keys", got)
+	}
+}
