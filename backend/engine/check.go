@@ -62,6 +62,10 @@ func targets(p *preset.Preset, aided bool) fix.Targets {
 			tg.Overlaps = true
 		case "empty_cue":
 			tg.EmptyCues = true
+		case "position_out_of_bounds":
+			tg.ClampPlacement = true
+		case "line_unbalanced":
+			tg.BalanceLines = true
 		}
 	}
 	return tg

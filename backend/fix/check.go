@@ -68,7 +68,7 @@ func check(t *caption.Track, m []metric, tg Targets) []caption.Diagnostic {
 		if tg.MaxCharsPerLine > 0 && longest > tg.MaxCharsPerLine {
 			add(i, c, codeLineTooLong, "chars", float64(longest), float64(tg.MaxCharsPerLine), "the longest line has %d characters", longest)
 		}
-		if tg.BalanceLines && lines == 2 && unbalancedText(c.Text) {
+		if tg.BalanceLines && lines == 2 && rules.PoorLineBreak(c.Text) {
 			add(i, c, codeLineUnbalance, "", nan, nan, "the line break falls at a poor point (line_unbalanced)")
 		}
 		if tg.MaxCPS > 0 {

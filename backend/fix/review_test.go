@@ -207,38 +207,6 @@ func TestBalanceLines(t *testing.T) {
 	}
 }
 
-// unbalancedText must agree with rules.LineUnbalanced on every text.
-func TestUnbalancedMatchesRule(t *testing.T) {
-	t.Parallel()
-	vocab := []string{"the", "a", "An", "of", "TO", "in,", "at.", "and", "but", "is", "was", "have", "upon", "among",
-		"harbour", "lights", "were", "Marta", "don't", "l'the", "the)", "café", "東京", "-", "–", "—", ">>", "-Hi", "so", "that", "x", "quay", "supercalifragilistic"}
-	rng := rand.New(rand.NewPCG(3, 4))
-	texts := []string{"", "one line", "a\nb\nc", "the\n", "\nthe", "word the \nnext", "word the\t\nnext", "top line\n  - dash"}
-	for range 20000 {
-		var sb strings.Builder
-		n := 1 + rng.IntN(12)
-		brk := rng.IntN(n + 1)
-		for k := range n {
-			if k > 0 {
-				if k == brk {
-					sb.WriteByte('\n')
-				} else {
-					sb.WriteByte(' ')
-				}
-			}
-			sb.WriteString(vocab[rng.IntN(len(vocab))])
-		}
-		texts = append(texts, sb.String())
-	}
-	for _, s := range texts {
-		tr := &caption.Track{Cues: []caption.Cue{{Text: s}}}
-		want := len(rules.LineUnbalanced{}.Check(tr, rules.Params{})) > 0
-		if got := unbalancedText(s); got != want {
-			t.Fatalf("unbalancedText(%q) = %v, rules.LineUnbalanced says %v", s, got, want)
-		}
-	}
-}
-
 // wrapAt wraps s in k lines at width, up to kmax when fewer need a bad
 // break.
 func wrapAt(s string, width, kmax int) string {
@@ -276,7 +244,7 @@ func TestWrapBreakQuality(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("wrap(%q, %d) = %q, want %q", tt.s, tt.width, got, tt.want)
 		}
-		if strings.Count(got, "\n") == 1 && unbalancedText(got) {
+		if strings.Count(got, "\n") == 1 && rules.PoorLineBreak(got) {
 			t.Errorf("wrap(%q) = %q: the line_unbalanced rule flags it", tt.s, got)
 		}
 	}
@@ -290,7 +258,7 @@ func TestLayoutAvoidsBadBreaks(t *testing.T) {
 	in := &caption.Track{Cues: []caption.Cue{cue("", 0, 4000, "This is the view from the top of the lighthouse.")}}
 	res := Apply(in, AutoSplitSentences, tg)
 	for _, c := range res.Track.Cues {
-		if unbalancedText(c.Text) {
+		if rules.PoorLineBreak(c.Text) {
 			t.Errorf("cue %q is flagged by line_unbalanced", c.Text)
 		}
 	}

@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"github.com/captionqa/captionqa/backend/rules"
+
 	"fmt"
 	"math"
 	"strconv"
@@ -69,7 +71,7 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 	needLines := (tg.MaxLines > 0 && lines > tg.MaxLines) || (tg.MaxCharsPerLine > 0 && longest > tg.MaxCharsPerLine)
 	needTime := tg.MaxDurationMs > 0 && c.EndMs-c.StartMs > tg.MaxDurationMs
 	if !needLines && !needTime {
-		if tg.BalanceLines && lines == 2 && unbalancedText(c.Text) {
+		if tg.BalanceLines && lines == 2 && rules.PoorLineBreak(c.Text) {
 			f.rebalance(i)
 		}
 		return nil
@@ -223,7 +225,7 @@ func (f *fixer) rebalance(i int) {
 	width := f.tg.MaxCharsPerLine
 	f.wrap(c.Text, ws, width, 2)
 	text := render(c.Text, ws)
-	if text == c.Text || lineCount(text) != 2 || unbalancedText(text) {
+	if text == c.Text || lineCount(text) != 2 || rules.PoorLineBreak(text) {
 		return
 	}
 	m := scan(text)

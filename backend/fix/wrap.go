@@ -1,6 +1,8 @@
 package fix
 
 import (
+	"github.com/captionqa/captionqa/backend/rules"
+
 	"math"
 	"unicode"
 	"unicode/utf8"
@@ -219,7 +221,7 @@ func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []in
 			continue
 		}
 		c := lineCost(top, target, false) + lineCost(bottom, target, true) + gapCost[i]
-		shape := top > lineRatio*bottom && top-bottom > lineExcess && !isDialogueLine(s[ws[i].b0:ws[i].b1])
+		shape := rules.TopHeavy(top, bottom) && !rules.StartsTurn(s[ws[i].b0:ws[i].b1])
 		if shape {
 			c += costShape
 		}

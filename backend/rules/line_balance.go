@@ -61,7 +61,7 @@ func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 			out = append(out, finding(CodeLineUnbalanced, t, i, msg))
 			continue
 		}
-		if tc, bc := Characters(top), Characters(bottom); tc > topRatio*bc && tc-bc > topExcess {
+		if tc, bc := Characters(top), Characters(bottom); TopHeavy(tc, bc) {
 			msg := "the first line has " + strconv.Itoa(tc) + " characters and the second " + strconv.Itoa(bc) +
 				"; a bottom-heavy or equal split reads better"
 			out = append(out, finding(CodeLineUnbalanced, t, i, msg))
@@ -69,6 +69,29 @@ func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 	}
 	return out
 }
+
+// PoorLineBreak reports whether text is a two-line cue text that
+// [LineUnbalanced] flags: its first line ends on a function word, or it is
+// top-heavy ([TopHeavy]), unless the second line starts a new speaker's
+// turn. Fixes use it so they never write a break the rule reports.
+func PoorLineBreak(text string) bool {
+	top, bottom, ok := strings.Cut(text, "\n")
+	if !ok || strings.IndexByte(bottom, '\n') >= 0 || StartsTurn(bottom) {
+		return false
+	}
+	if w := lastWord(top); w != "" && weakLineEnd(w) {
+		return true
+	}
+	return TopHeavy(Characters(top), Characters(bottom))
+}
+
+// TopHeavy reports whether a first line of top characters is much longer
+// than a second of bottom characters, as [LineUnbalanced] measures it.
+func TopHeavy(top, bottom int) bool { return top > topRatio*bottom && top-bottom > topExcess }
+
+// StartsTurn reports whether line starts a new speaker's turn (a dash or
+// ">>"), where a short or long line is the speaker's, not a poor break.
+func StartsTurn(line string) bool { return isDialogueLine(line) }
 
 // isDialogueLine reports whether line starts a new speaker's turn.
 func isDialogueLine(line string) bool {
