@@ -77,7 +77,7 @@ func targets(p *preset.Preset, aided bool) fix.Targets {
 func split(findings []caption.Diagnostic, aided bool) (remaining, suggestions []caption.Diagnostic) {
 	remaining, suggestions = []caption.Diagnostic{}, []caption.Diagnostic{}
 	for _, d := range findings {
-		if d.Severity == caption.SeverityError || aided {
+		if held(d, aided) {
 			remaining = append(remaining, d)
 		} else {
 			suggestions = append(suggestions, d)

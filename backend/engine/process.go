@@ -39,7 +39,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	in := input{opts: o, format: inFmt, source: src, readerDiags: readerDiags}
+	in := input{opts: o, format: inFmt, source: src, readerDiags: readerDiags, size: len(req.Data)}
 	in.findings = checkRules(src, o.preset, false)
 	in.structural = structural(readerDiags)
 	in.dropped = droppedContent(readerDiags)
@@ -77,6 +77,8 @@ type input struct {
 	structural []caption.Diagnostic
 	// dropped are the reader diagnostics for content it had to leave out.
 	dropped []caption.Diagnostic
+	// size is the input's length in bytes.
+	size int
 }
 
 // delivery is one output and its report.
@@ -95,7 +97,9 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 	out, stripped := normalise(fixed.Track, p)
 	changes := append(nonNil(fixed.Changes), stripped...)
 	var buf bytes.Buffer
-	buf.Grow(len(out.Cues) * 96)
+	// The output is about the size of the input; growing by doubling
+	// would copy a 4 MiB delivery several times.
+	buf.Grow(in.size + in.size/8)
 	if err := format.Write(p.Output, &buf, out); err != nil {
 		return nil, fmt.Errorf("engine: write %s: %w", p.Output, err)
 	}
@@ -107,7 +111,7 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 	// No profile brings back what the reader had to leave out: an editor
 	// must repair the source, so it always blocks delivery.
 	remaining = append(remaining, in.dropped...)
-	broken := len(in.structural) + len(in.dropped) + len(enforced(in.findings, aided))
+	broken := len(in.structural) + len(in.dropped) + countHeld(in.findings, aided)
 	r := &Report{
 		Preset:        p.ID,
 		FixProfile:    string(in.opts.profile),

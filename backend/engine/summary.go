@@ -41,12 +41,25 @@ func summarise(r *Report, p *preset.Preset, structural []caption.Diagnostic, sug
 func enforced(ds []caption.Diagnostic, aided bool) []caption.Diagnostic {
 	var out []caption.Diagnostic
 	for _, d := range ds {
-		if d.Severity == caption.SeverityError || aided {
+		if held(d, aided) {
 			out = append(out, d)
 		}
 	}
 	return out
 }
+
+// countHeld counts what [enforced] returns without copying it.
+func countHeld(ds []caption.Diagnostic, aided bool) int {
+	n := 0
+	for _, d := range ds {
+		if held(d, aided) {
+			n++
+		}
+	}
+	return n
+}
+
+func held(d caption.Diagnostic, aided bool) bool { return d.Severity == caption.SeverityError || aided }
 
 // topProblems names the most frequent problems, at most three, as
 // "reading speed high ×12, too many lines ×2".
