@@ -1,0 +1,281 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// admin runs an admin command against the data folder dir.
+func admin(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	return run(t, "", append(args, "--data", dir)...)
+}
+
+func decode[T any](t *testing.T, s string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	return v
+}
+
+type keyBody struct {
+	KeyID     string   `json:"keyId"`
+	Name      string   `json:"name"`
+	Prefix    string   `json:"prefix"`
+	Scopes    []string `json:"scopes"`
+	Status    string   `json:"status"`
+	ExpiresAt string   `json:"expiresAt"`
+	Secret    string   `json:"secret"`
+}
+
+func TestAccountAndKeyCommands(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		wantOut  string
+		wantErr  string
+	}{
+		{"create", []string{"account", "create", "--email", "Ann@Example.com", "--tier", "free_plus"}, 0, "ann@example.com", ""},
+		{"create pro with features", []string{"account", "create", "--email", "bo@example.com", "--tier", "pro", "--features", "API_V1,API_KEYS,PRO_WORKSPACE", "--cap", "500"}, 0, "500", ""},
+		{"duplicate", []string{"account", "create", "--email", "ann@example.com", "--tier", "pro"}, 1, "", "already exists"},
+		{"bad tier", []string{"account", "create", "--email", "x@example.com", "--tier", "gold"}, 1, "", "tier"},
+		{"bad feature", []string{"account", "create", "--email", "x@example.com", "--tier", "pro", "--features", "TELEPORT"}, 1, "", "TELEPORT"},
+		{"missing email", []string{"account", "create", "--tier", "pro"}, 2, "", "--email"},
+		{"list", []string{"account", "list"}, 0, "bo@example.com", ""},
+		{"set", []string{"account", "set", "--email", "bo@example.com", "--api-enabled", "false"}, 0, "disabled", ""},
+		{"set bad bool", []string{"account", "set", "--email", "bo@example.com", "--api-enabled", "perhaps"}, 2, "", "--api-enabled"},
+		{"set unknown", []string{"account", "set", "--email", "nobody@example.com", "--cap", "5"}, 1, "", "no account"},
+		{"unknown verb", []string{"account", "delete"}, 2, "", "unknown account command"},
+		{"key for unknown account", []string{"key", "create", "--account", "nobody@example.com", "--name", "k", "--scopes", "usage:read"}, 1, "", "not found"},
+		{"key bad scope", []string{"key", "create", "--account", "ann@example.com", "--name", "k", "--scopes", "root"}, 1, "", "root"},
+		{"key bad expiry", []string{"key", "create", "--account", "ann@example.com", "--name", "k", "--scopes", "usage:read", "--expires", "soon"}, 2, "", "--expires"},
+		{"key past expiry", []string{"key", "create", "--account", "ann@example.com", "--name", "k", "--scopes", "usage:read", "--expires", "2001-01-01T00:00:00Z"}, 1, "", "future"},
+		{"key human", []string{"key", "create", "--account", "ann@example.com", "--name", "laptop", "--scopes", "usage:read"}, 0, "Secret:", ""},
+		{"revoke unknown", []string{"key", "revoke", "7d444840-9dc0-11d1-b245-5ffdce74fad2"}, 1, "", "no key"},
+		{"revoke no id", []string{"key", "revoke"}, 2, "", "KEYID"},
+	}
+	// Sequential: each row sees the previous rows' data.
+	for _, tt := range tests {
+		code, out, errOut := admin(t, dir, tt.args...)
+		if code != tt.wantCode || !strings.Contains(out, tt.wantOut) || !strings.Contains(errOut, tt.wantErr) {
+			t.Errorf("%s: exit %d (want %d)\nstdout: %s\nstderr: %s", tt.name, code, tt.wantCode, out, errOut)
+		}
+	}
+
+	_, out, _ := admin(t, dir, "account", "list", "--json")
+	accounts := decode[[]struct {
+		Email      string   `json:"email"`
+		Tier       string   `json:"tier"`
+		Features   []string `json:"features"`
+		DailyCap   int      `json:"dailyCap"`
+		APIEnabled bool     `json:"apiEnabled"`
+	}](t, out)
+	if len(accounts) != 2 || accounts[1].Email != "bo@example.com" || accounts[1].APIEnabled || accounts[1].DailyCap != 500 || len(accounts[1].Features) != 3 {
+		t.Errorf("accounts = %+v", accounts)
+	}
+
+	code, out, errOut := admin(t, dir, "key", "create", "--account", "ann@example.com", "--name", "ci", "--scopes", "process:write, usage:read", "--expires", "720h", "--json")
+	if code != 0 {
+		t.Fatalf("key create: %d %s", code, errOut)
+	}
+	k := decode[keyBody](t, out)
+	exp, _ := time.Parse(time.RFC3339, k.ExpiresAt)
+	if !regexp.MustCompile(`^cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$`).MatchString(k.Secret) || k.KeyID == "" || k.Name != "ci" ||
+		len(k.Scopes) != 2 || k.Status != "active" || time.Until(exp) < 719*time.Hour {
+		t.Errorf("key create --json = %+v", k)
+	}
+
+	_, out, _ = admin(t, dir, "key", "list", "--account", "ann@example.com", "--json")
+	if strings.Contains(out, k.Secret) || strings.Contains(out, `"secret"`) {
+		t.Errorf("key list shows a secret: %s", out)
+	}
+	list := decode[struct{ Keys []keyBody }](t, out)
+	if len(list.Keys) != 2 {
+		t.Fatalf("keys = %+v", list.Keys)
+	}
+	if code, out, errOut := admin(t, dir, "key", "revoke", k.KeyID); code != 0 || !strings.Contains(out, k.KeyID) {
+		t.Fatalf("revoke: %d %s %s", code, out, errOut)
+	}
+	_, out, _ = admin(t, dir, "key", "list", "--account", "ann@example.com")
+	if !strings.Contains(out, "revoked") || !strings.Contains(out, "KEY ID") {
+		t.Errorf("key list table:\n%s", out)
+	}
+}
+
+// syncBuffer is a buffer the server goroutine writes while the test reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// serve starts "captionqa serve" on a free port over dir and returns its
+// address, its standard output and a stop function returning the exit code.
+func serve(t *testing.T, dir string) (url string, stdout *syncBuffer, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, stderr := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--log-format", "json"},
+			Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr})
+	}()
+	re := regexp.MustCompile(`running at (http://[0-9.:]+)/`)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if m := re.FindStringSubmatch(stdout.String()); m != nil {
+			url = m[1]
+			break
+		}
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("serve exited with %d\n%s", code, stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve did not start\n%s", stderr)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stopped := false
+	var code int
+	stop = func() int {
+		if !stopped {
+			stopped = true
+			cancel()
+			code = <-done
+		}
+		return code
+	}
+	t.Cleanup(func() { stop() })
+	return url, stdout, stop
+}
+
+func apiStatus(t *testing.T, url, path, secret string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url+path, nil)
+	req.Header.Set("Authorization", "Bearer "+secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var env struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&env)
+	return res.StatusCode, env.Error.Code
+}
+
+// TestServeWithAdminCommands runs the admin commands on the data folder
+// of a running server, and checks the first-start owner key.
+func TestServeWithAdminCommands(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	url, out, stop := serve(t, dir)
+	owner := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out.String())
+	if owner == "" || !strings.Contains(out.String(), "owner@localhost") {
+		t.Fatalf("first start printed no owner key:\n%s", out)
+	}
+	if s, _ := apiStatus(t, url, "/api/v1/me", owner); s != 200 {
+		t.Fatalf("owner key: %d", s)
+	}
+	if s, _ := apiStatus(t, url, "/healthz", ""); s != 200 {
+		t.Errorf("healthz: %d", s)
+	}
+	if s, _ := apiStatus(t, url, "/readyz", ""); s != 200 {
+		t.Errorf("readyz: %d", s)
+	}
+
+	if code, _, errOut := admin(t, dir, "account", "create", "--email", "ci@example.com", "--tier", "free_plus"); code != 0 {
+		t.Fatalf("account create while serving: %s", errOut)
+	}
+	_, js, _ := admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "short", "--scopes", "usage:read", "--expires", "2s", "--json")
+	short := decode[keyBody](t, js)
+	_, js, _ = admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "long", "--scopes", "usage:read", "--json")
+	long := decode[keyBody](t, js)
+	for _, k := range []keyBody{short, long} {
+		if s, code := apiStatus(t, url, "/api/v1/usage", k.Secret); s != 200 {
+			t.Fatalf("%s key: %d %s", k.Name, s, code)
+		}
+	}
+	if code, _, errOut := admin(t, dir, "key", "revoke", long.KeyID, "--account", "ci@example.com"); code != 0 {
+		t.Fatalf("revoke: %s", errOut)
+	}
+	if s, code := apiStatus(t, url, "/api/v1/usage", long.Secret); s != 401 || code != "api_key_revoked" {
+		t.Errorf("revoked key: %d %s", s, code)
+	}
+	if code, _, _ := admin(t, dir, "account", "set", "--email", "ci@example.com", "--api-enabled", "false"); code != 0 {
+		t.Fatal("account set")
+	}
+	if s, code := apiStatus(t, url, "/api/v1/usage", short.Secret); s != 403 || code != "forbidden" {
+		t.Errorf("disabled account: %d %s", s, code)
+	}
+	admin(t, dir, "account", "set", "--email", "ci@example.com", "--api-enabled", "true")
+	time.Sleep(time.Until(mustTime(t, short.ExpiresAt)) + 100*time.Millisecond)
+	if s, code := apiStatus(t, url, "/api/v1/usage", short.Secret); s != 401 || code != "api_key_expired" {
+		t.Errorf("expired key: %d %s", s, code)
+	}
+	if code := stop(); code != 0 {
+		t.Fatalf("serve exited with %d", code)
+	}
+
+	// A later start prints only the address.
+	_, out2, stop2 := serve(t, dir)
+	if strings.Contains(out2.String(), "cqa_") {
+		t.Errorf("second start printed a key:\n%s", out2)
+	}
+	if code := stop2(); code != 0 {
+		t.Errorf("second serve exited with %d", code)
+	}
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	v, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestServeUsage(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{
+		{"serve", "extra"},
+		{"serve", "--log-format", "xml", "--data", t.TempDir()},
+		{"serve", "--log-level", "loud", "--data", t.TempDir()},
+	} {
+		if code, _, _ := run(t, "", args...); code != 2 {
+			t.Errorf("%v: exit %d; want 2", args, code)
+		}
+	}
+	if code, _, errOut := run(t, "", "serve", "--addr", "256.0.0.1:99999", "--data", t.TempDir()); code != 1 || !strings.Contains(errOut, "listen") {
+		t.Errorf("bad address: exit %d, %s", code, errOut)
+	}
+}

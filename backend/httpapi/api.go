@@ -1,0 +1,114 @@
+// Package httpapi is the HTTP adapter of CaptionQA: the echo v4 router of
+// the localhost v1 API (spec part 4), its middleware (request ids, logs,
+// size guard, Bearer authentication, scopes, entitlements, burst limits),
+// the homepage converter with its browser guards, and the one table that
+// maps [apperr.Kind] to an HTTP status. Handlers are thin: they bind input,
+// call one service method and render a wire type from a dto_*.go file.
+// It knows nothing of SQL: the composition root (package server) hands it
+// the services.
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"log/slog"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/quota"
+)
+
+// Defaults of [Options].
+const (
+	// DefaultMaxRequestBytes bounds a process request: about 4.25 MiB
+	// (spec part 8), refused from the declared Content-Length before the
+	// body is read.
+	DefaultMaxRequestBytes = 4_456_448
+	// DefaultMaxJSONBytes bounds a JSON request body.
+	DefaultMaxJSONBytes = 64 << 10
+	// DefaultAnonDailyCap is the homepage converter's daily cap per
+	// anonymous client (spec part 8).
+	DefaultAnonDailyCap = 5
+)
+
+// Options configures the API. Accounts, Quota and Engine are required.
+type Options struct {
+	Accounts *account.Service
+	Quota    *quota.Service
+	Engine   *engine.Engine
+	// Logger receives one line per request and every internal error; nil
+	// discards.
+	Logger *slog.Logger
+	// Now is the clock; nil is time.Now.
+	Now func() time.Time
+	// Ready reports whether the backing store answers (GET /readyz); nil
+	// is always ready.
+	Ready func(ctx context.Context) error
+	// OpenAPIJSON is the contract served at GET /api/v1/openapi.json; nil
+	// answers 503 unavailable.
+	OpenAPIJSON []byte
+	// MaxRequestBytes bounds process requests; 0 is [DefaultMaxRequestBytes].
+	MaxRequestBytes int64
+	// AnonDailyCap is the homepage converter's cap; 0 is [DefaultAnonDailyCap].
+	AnonDailyCap int
+	// CSRFKey signs the homepage converter's CSRF tokens; nil draws a
+	// random key, so tokens die with the process.
+	CSRFKey []byte
+}
+
+// handler holds what the handlers share.
+type handler struct {
+	accounts   *account.Service
+	quota      *quota.Service
+	engine     *engine.Engine
+	log        *slog.Logger
+	now        func() time.Time
+	ready      func(ctx context.Context) error
+	openapi    []byte
+	maxRequest int64
+	anonCap    int
+	csrf       csrfSigner
+}
+
+// New returns the API's router. It panics if a required service is nil:
+// that is a wiring defect of the composition root.
+func New(opts Options) *echo.Echo {
+	if opts.Accounts == nil || opts.Quota == nil || opts.Engine == nil {
+		panic("httpapi: New needs Accounts, Quota and Engine")
+	}
+	h := &handler{
+		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine,
+		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
+		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
+	}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if h.maxRequest <= 0 {
+		h.maxRequest = DefaultMaxRequestBytes
+	}
+	if h.anonCap <= 0 {
+		h.anonCap = DefaultAnonDailyCap
+	}
+	key := opts.CSRFKey
+	if len(key) == 0 {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key) // crypto/rand.Read never fails (Go 1.24+)
+	}
+	h.csrf = csrfSigner{key: key}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	// A localhost appliance has no trusted proxy: the peer address is the
+	// client, and X-Forwarded-For cannot buy an anonymous client more runs.
+	e.IPExtractor = echo.ExtractIPDirect()
+	e.HTTPErrorHandler = h.handleError
+	h.routes(e)
+	return e
+}

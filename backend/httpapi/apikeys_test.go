@@ -1,0 +1,83 @@
+package httpapi_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/captionqa/captionqa/backend/account"
+)
+
+func TestAPIKeysLifecycle(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	admin := ts.pro("keys@example.com")
+	post := func(secret, body string) response {
+		return ts.do(request{method: "POST", path: "/api/v1/api-keys", secret: secret, body: strings.NewReader(body), contentType: "application/json"})
+	}
+
+	r := post(admin, `{"name":"ci","scopes":["process:write","usage:read"],"unknown":1}`)
+	if r.status != 201 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	created := r.json(t)
+	secret, _ := created["secret"].(string)
+	keyID, _ := created["keyId"].(string)
+	if !regexp.MustCompile(`^cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$`).MatchString(secret) || keyID == "" {
+		t.Fatalf("created = %v", created)
+	}
+	wantFields(t, created, map[string]any{"name": "ci", "expiresAt": "2026-06-08T12:00:00Z"})
+
+	// The new key works within its scopes.
+	if r := ts.get("/api/v1/usage", secret); r.status != 200 {
+		t.Errorf("usage with the new key: %d %s", r.status, r.body)
+	}
+	wantError(t, ts.get("/api/v1/me", secret), 403, "forbidden")
+
+	// Listings never show a secret.
+	r = ts.get("/api/v1/api-keys", admin)
+	if r.status != 200 || strings.Contains(string(r.body), secret) || strings.Contains(string(r.body), secret[17:]) {
+		t.Fatalf("list: %d %s", r.status, r.body)
+	}
+	keys, _ := r.json(t)["keys"].([]any)
+	if len(keys) != 2 {
+		t.Fatalf("keys = %v", keys)
+	}
+	newest, _ := keys[0].(map[string]any)
+	wantFields(t, newest, map[string]any{"keyId": keyID, "status": "active", "prefix": secret[:10] + "…"})
+	u := ts.get("/api/v1/usage", admin).json(t)
+	if uk, _ := u["keys"].([]any); len(uk) != 2 || strings.Contains(string(ts.get("/api/v1/usage", admin).body), secret) {
+		t.Errorf("usage keys = %v", u["keys"])
+	}
+
+	// Bad input.
+	for _, body := range []string{`{"name":"","scopes":["usage:read"]}`, `{"name":"x","scopes":["root"]}`, `{not json`} {
+		wantError(t, post(admin, body), 400, "bad_request")
+	}
+	// A key cannot grant what it lacks.
+	a, _ := ts.account("limited@example.com", account.TierPro, nil)
+	_, limited := ts.mustKey(a.ID, account.NewKey{Name: "l", Scopes: []string{account.ScopeKeysWrite}})
+	e := wantError(t, post(limited, `{"name":"x","scopes":["process:write"]}`), 403, "forbidden")
+	if e.Details["missingScope"] != account.ScopeProcessWrite {
+		t.Errorf("details = %v", e.Details)
+	}
+
+	// Revoke: 200, idempotent, then the key is refused; 404 for unknown
+	// keys and for other accounts' keys.
+	del := func(secret, id string) response {
+		return ts.do(request{method: "DELETE", path: "/api/v1/api-keys/" + id, secret: secret})
+	}
+	r = del(admin, keyID)
+	if r.status != 200 {
+		t.Fatalf("revoke: %d %s", r.status, r.body)
+	}
+	wantFields(t, r.json(t), map[string]any{"keyId": keyID, "revoked": true, "revokedAt": "2026-03-10T12:00:00Z"})
+	ts.clock.Advance(1e9)
+	if r := del(admin, keyID); r.status != 200 || r.json(t)["revokedAt"] != "2026-03-10T12:00:00Z" {
+		t.Errorf("second revoke: %d %s", r.status, r.body)
+	}
+	wantError(t, ts.get("/api/v1/usage", secret), 401, "api_key_revoked")
+	wantError(t, del(admin, "7d444840-9dc0-11d1-b245-5ffdce74fad2"), 404, "not_found")
+	other := ts.pro("other@example.com")
+	wantError(t, del(other, keyID), 404, "not_found")
+}

@@ -1,0 +1,105 @@
+package httpapi
+
+import (
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+)
+
+const ctxPrincipal = "captionqa.principal"
+
+// authenticate resolves the Bearer key (spec 5.1): 401 unauthorized when
+// it is missing or unknown, api_key_revoked or api_key_expired from the
+// account service, and 403 forbidden (missingFeature API_V1) when the
+// account's v1 API is disabled.
+func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		secret, ok := bearer(c.Request().Header.Get(echo.HeaderAuthorization))
+		if !ok {
+			return apperr.New(apperr.Unauthorized, "missing Bearer token: send Authorization: Bearer <API_KEY>")
+		}
+		p, err := h.accounts.Authenticate(c.Request().Context(), secret)
+		if err != nil {
+			return err
+		}
+		if p.Account.APIDisabled || !p.Account.Has(account.FeatureAPIV1) {
+			return apperr.New(apperr.Forbidden, "the v1 API is disabled for this account").
+				WithDetail("missingFeature", account.FeatureAPIV1)
+		}
+		c.Set(ctxPrincipal, p)
+		return next(c)
+	}
+}
+
+// bearer returns the token of an "Authorization: Bearer <token>" header.
+func bearer(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(strings.TrimSpace(header), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+func principalOf(c echo.Context) *account.Principal {
+	p, _ := c.Get(ctxPrincipal).(*account.Principal)
+	return p
+}
+
+// requireAccess checks the route's scope and entitlements (spec 5.2):
+// 403 forbidden with details.missingScope or details.missingFeature.
+func requireAccess(a access) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			p := principalOf(c)
+			if a.scope != "" && p.Key != nil && !p.Key.HasScope(a.scope) {
+				return apperr.New(apperr.Forbidden, "the API key lacks the scope %s", a.scope).
+					WithDetail("missingScope", a.scope)
+			}
+			for _, f := range a.all {
+				if !p.Account.Has(f) {
+					return missingFeature(f)
+				}
+			}
+			if len(a.anyOf) > 0 && !hasAny(&p.Account, a.anyOf) {
+				return missingFeature(a.anyOf[0]).WithDetail("anyOf", a.anyOf)
+			}
+			return next(c)
+		}
+	}
+}
+
+func missingFeature(f string) *apperr.Error {
+	return apperr.New(apperr.Forbidden, "the account lacks the entitlement %s", f).WithDetail("missingFeature", f)
+}
+
+func hasAny(a *account.Account, features []string) bool {
+	for _, f := range features {
+		if a.Has(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// rateLimit applies the per-key burst limit: 429 rate_limited with
+// Retry-After (set by the error handler from details.retryAfterSeconds).
+func (h *handler) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		p := principalOf(c)
+		key := "account:" + p.Account.ID
+		if p.Key != nil {
+			key = "key:" + p.Key.ID
+		}
+		if err := h.quota.Allow(key); err != nil {
+			return err
+		}
+		return next(c)
+	}
+}
+
+// accountPool is the quota pool of an account's successful runs.
+func accountPool(a *account.Account) string { return "account:" + a.ID }

@@ -1,0 +1,231 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/internal/contract"
+)
+
+// v1Route is one row of spec 5.2 as the tests expect it, independently of
+// the router's own table.
+type v1Route struct {
+	method, path string // echo syntax
+	scope        string
+	features     []string // the first is the one reported missing
+	stub         bool     // answers 501 when granted
+	// grantedStatus and grantedCode are the answer to a caller with every
+	// right, for routes whose body the matrix does not build.
+	grantedStatus int
+	grantedCode   string
+}
+
+func v1Routes() []v1Route {
+	const (
+		pro = account.FeatureProWorkspace
+		adv = account.FeatureAdvancedExports
+		exR = account.ScopeExportsRead
+		exW = account.ScopeExportsWrite
+	)
+	return []v1Route{
+		{"POST", "/api/v1/process", account.ScopeProcessWrite, nil, false, 0, ""},
+		{"POST", "/api/v1/explain", account.ScopeProcessWrite, []string{pro, account.FeatureExplainAI}, false, 503, "unavailable"},
+		{"GET", "/api/v1/me", account.ScopeAccountRead, nil, false, 0, ""},
+		{"GET", "/api/v1/usage", account.ScopeUsageRead, nil, false, 0, ""},
+		{"GET", "/api/v1/api-keys", account.ScopeKeysRead, []string{account.FeatureAPIKeys}, false, 0, ""},
+		{"POST", "/api/v1/api-keys", account.ScopeKeysWrite, []string{account.FeatureAPIKeys}, false, 0, ""},
+		{"DELETE", "/api/v1/api-keys/:keyId", account.ScopeKeysWrite, []string{account.FeatureAPIKeys}, false, 0, ""},
+		{"GET", "/api/v1/webhook", account.ScopeWebhooksRead, []string{pro}, true, 0, ""},
+		{"PUT", "/api/v1/webhook", account.ScopeWebhooksWrite, []string{pro}, true, 0, ""},
+		{"GET", "/api/v1/projects", exR, nil, true, 0, ""},
+		{"POST", "/api/v1/projects/:id/diff", exW, []string{account.FeatureCaptionDrift}, true, 0, ""},
+		{"POST", "/api/v1/media/upload", exW, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}, true, 0, ""},
+		{"POST", "/api/v1/media/upload/:uploadId/complete", exW, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}, true, 0, ""},
+		{"GET", "/api/v1/export-templates", exR, []string{adv}, true, 0, ""},
+		{"POST", "/api/v1/export-templates", exW, []string{adv}, true, 0, ""},
+		{"GET", "/api/v1/export-templates/:id", exR, []string{adv}, true, 0, ""},
+		{"PUT", "/api/v1/export-templates/:id", exW, []string{adv}, true, 0, ""},
+		{"DELETE", "/api/v1/export-templates/:id", exW, []string{adv}, true, 0, ""},
+		{"POST", "/api/v1/export-templates/validate", exW, []string{adv}, true, 0, ""},
+		{"POST", "/api/v1/export-templates/:id/test", exW, []string{adv}, true, 0, ""},
+		{"POST", "/api/v1/jobs/extract", exW, []string{account.FeatureCaptionExtract}, true, 0, ""},
+		{"POST", "/api/v1/jobs/render", exW, []string{account.FeatureCaptionRender}, true, 0, ""},
+		{"GET", "/api/v1/jobs/:jobId", exR, nil, true, 0, ""},
+		{"DELETE", "/api/v1/jobs/:jobId", exW, nil, true, 0, ""},
+		{"GET", "/api/v1/artifacts/:artifactId", exR, nil, true, 0, ""},
+	}
+}
+
+// concrete fills path parameters with well-formed values.
+func concrete(path string) string {
+	const id = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+	for _, p := range []string{":keyId", ":id", ":uploadId", ":jobId", ":artifactId"} {
+		path = strings.ReplaceAll(path, p, id)
+	}
+	return path
+}
+
+// routerRoutes lists the router's v1 routes as "METHOD path".
+func routerRoutes(t *testing.T, ts *testServer) []string {
+	t.Helper()
+	e, ok := ts.srv.Handler().(*echo.Echo)
+	if !ok {
+		t.Fatalf("handler is %T; want *echo.Echo", ts.srv.Handler())
+	}
+	var out []string
+	for _, r := range e.Routes() {
+		if strings.HasPrefix(r.Path, "/api/v1/") && r.Method != echo.RouteNotFound {
+			out = append(out, r.Method+" "+r.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRouteParity: the router serves exactly the contract's operations.
+func TestRouteParity(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	var want []string
+	for _, op := range contract.Load(t).Operations() {
+		want = append(want, op.Method+" "+contract.EchoPath(op.Path))
+	}
+	slices.Sort(want)
+	if got := routerRoutes(t, ts); !slices.Equal(got, want) {
+		t.Errorf("router routes:\n%s\ncontract operations:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var stubs []string
+	for _, op := range contract.Load(t).NotImplemented() {
+		stubs = append(stubs, op.Method+" "+contract.EchoPath(op.Path))
+	}
+	for _, r := range v1Routes() {
+		if got := slices.Contains(stubs, r.method+" "+r.path); got != r.stub {
+			t.Errorf("%s %s: contract marks not_implemented = %v; the tests expect %v", r.method, r.path, got, r.stub)
+		}
+	}
+}
+
+// TestAuthMatrix runs every v1 route against every way a caller can fail
+// authentication or authorisation.
+func TestAuthMatrix(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	table := v1Routes()
+
+	// The test table must cover the router (openapi.json is public).
+	var listed []string
+	for _, r := range table {
+		listed = append(listed, r.method+" "+r.path)
+	}
+	listed = append(listed, "GET /api/v1/openapi.json")
+	slices.Sort(listed)
+	if got := routerRoutes(t, ts); !slices.Equal(got, listed) {
+		t.Fatalf("the matrix lists:\n%s\nthe router has:\n%s", strings.Join(listed, "\n"), strings.Join(got, "\n"))
+	}
+
+	pro, _ := ts.account("matrix@example.com", account.TierPro, nil)
+	full := func() string {
+		_, s := ts.mustKey(pro.ID, account.NewKey{Name: "full", Scopes: account.Scopes()})
+		return s
+	}
+	revokedKey, revokedSecret := ts.mustKey(pro.ID, account.NewKey{Name: "revoked", Scopes: account.Scopes()})
+	if err := ts.accounts.RevokeKey(ctx, pro.ID, revokedKey.ID); err != nil {
+		t.Fatal(err)
+	}
+	soon := start.Add(time.Minute)
+	_, expiredSecret := ts.mustKey(pro.ID, account.NewKey{Name: "expiring", Scopes: account.Scopes(), ExpiresAt: &soon})
+	ts.clock.Advance(2 * time.Minute)
+	disabled, disabledSecret := ts.account("disabled@example.com", account.TierPro, nil)
+	off := true
+	if _, err := ts.accounts.UpdateAccount(ctx, disabled.Email, account.AccountUpdate{APIDisabled: &off}); err != nil {
+		t.Fatal(err)
+	}
+	grant := full()
+
+	for i, r := range table {
+		path := concrete(r.path)
+		// A key with every scope but this route's.
+		others := slices.DeleteFunc(account.Scopes(), func(s string) bool { return s == r.scope })
+		_, noScope := ts.mustKey(pro.ID, account.NewKey{Name: "no-scope", Scopes: others})
+		// An account with every feature but those this route needs (or,
+		// for a route that needs none, without the v1 API).
+		lacking := append([]string{account.FeatureAPIV1}, r.features...)
+		if len(r.features) > 0 {
+			lacking = r.features
+		}
+		feats := slices.DeleteFunc(account.Features(), func(f string) bool { return slices.Contains(lacking, f) })
+		_, noFeature := ts.account("lacking"+string(rune('a'+i))+"@example.com", account.TierPro, nil, feats...)
+		wantFeature := lacking[0]
+
+		cases := []struct {
+			name, secret string
+			status       int
+			code         string
+			missingScope string
+			missingFeat  string
+		}{
+			{"no key", "", 401, "unauthorized", "", ""},
+			{"unknown key", "cqa_0123456789ab_" + strings.Repeat("A", 43), 401, "unauthorized", "", ""},
+			{"malformed key", "not-a-key", 401, "unauthorized", "", ""},
+			{"revoked key", revokedSecret, 401, "api_key_revoked", "", ""},
+			{"expired key", expiredSecret, 401, "api_key_expired", "", ""},
+			{"missing scope", noScope, 403, "forbidden", r.scope, ""},
+			{"missing entitlement", noFeature, 403, "forbidden", "", wantFeature},
+			{"v1 API disabled", disabledSecret, 403, "forbidden", "", account.FeatureAPIV1},
+		}
+		for _, c := range cases {
+			t.Run(r.method+" "+r.path+"/"+c.name, func(t *testing.T) {
+				res := ts.do(request{method: r.method, path: path, secret: c.secret})
+				e := wantError(t, res, c.status, c.code)
+				if got, _ := e.Details["missingScope"].(string); got != c.missingScope {
+					t.Errorf("details.missingScope = %q; want %q", got, c.missingScope)
+				}
+				if got, _ := e.Details["missingFeature"].(string); got != c.missingFeat {
+					t.Errorf("details.missingFeature = %q; want %q", got, c.missingFeat)
+				}
+			})
+		}
+		status, code := r.grantedStatus, r.grantedCode
+		if r.stub {
+			status, code = http.StatusNotImplemented, "not_implemented"
+		}
+		if status != 0 {
+			t.Run(r.method+" "+r.path+"/granted", func(t *testing.T) {
+				wantError(t, ts.do(request{method: r.method, path: path, secret: grant}), status, code)
+			})
+		}
+	}
+}
+
+func (ts *testServer) mustKey(accountID string, in account.NewKey) (*account.Key, string) {
+	ts.t.Helper()
+	k, s, err := ts.accounts.CreateKey(context.Background(), accountID, in)
+	if err != nil {
+		ts.t.Fatalf("create key: %v", err)
+	}
+	return k, s
+}
+
+// TestLegacyKey: a key created without scopes may process and nothing
+// else (spec 5.1 rule 6).
+func TestLegacyKey(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	a, _ := ts.account("legacy@example.com", account.TierPro, nil)
+	_, legacy := ts.mustKey(a.ID, account.NewKey{Name: "legacy"})
+	if r := ts.process("/api/v1/process", legacy, readySRT, nil); r.status != 200 {
+		t.Errorf("process: %d %s", r.status, r.body)
+	}
+	e := wantError(t, ts.get("/api/v1/me", legacy), 403, "forbidden")
+	if e.Details["missingScope"] != account.ScopeAccountRead {
+		t.Errorf("details = %v", e.Details)
+	}
+}

@@ -1,0 +1,90 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/captionqa/captionqa/backend/account"
+)
+
+// createKeyRequest is the body of POST /api/v1/api-keys (spec 2.5).
+type createKeyRequest struct {
+	Name   string   `json:"name"`
+	Scopes []string `json:"scopes"`
+	// ExpiresAt is optional; absent means the default lifetime.
+	ExpiresAt *time.Time `json:"expiresAt"`
+}
+
+// Key states, as listings show them (spec 3.3).
+const (
+	KeyActive  = "active"
+	KeyRevoked = "revoked"
+	KeyExpired = "expired"
+)
+
+// KeyView is a key as the API shows it: masked, never the secret.
+type KeyView struct {
+	KeyID      string     `json:"keyId"`
+	Name       string     `json:"name"`
+	Prefix     string     `json:"prefix"`
+	Scopes     []string   `json:"scopes"`
+	Status     string     `json:"status"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	ExpiresAt  time.Time  `json:"expiresAt"`
+	LastUsedAt *time.Time `json:"lastUsedAt"`
+	RevokedAt  *time.Time `json:"revokedAt"`
+}
+
+// NewKeyView returns k as listings show it at time now.
+func NewKeyView(k *account.Key, now time.Time) KeyView {
+	v := KeyView{KeyID: k.ID, Name: k.Name, Prefix: account.Masked(k), Scopes: nonNil(k.Scopes),
+		Status: KeyActive, CreatedAt: k.CreatedAt.UTC(), ExpiresAt: k.ExpiresAt.UTC(),
+		LastUsedAt: utc(k.LastUsedAt), RevokedAt: utc(k.RevokedAt)}
+	switch {
+	case k.RevokedAt != nil:
+		v.Status = KeyRevoked
+	case !now.Before(k.ExpiresAt):
+		v.Status = KeyExpired
+	}
+	return v
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+// keyList is the body of GET /api/v1/api-keys.
+type keyList struct {
+	Keys []KeyView `json:"keys"`
+}
+
+// newKeyList lists keys newest first.
+func newKeyList(keys []account.Key, now time.Time) keyList {
+	out := keyList{Keys: make([]KeyView, 0, len(keys))}
+	for i := len(keys) - 1; i >= 0; i-- {
+		out.Keys = append(out.Keys, NewKeyView(&keys[i], now))
+	}
+	return out
+}
+
+// KeyCreated is the 201 body of POST /api/v1/api-keys, and what
+// "captionqa key create --json" prints: the key and its one-time secret.
+type KeyCreated struct {
+	KeyView
+	Secret string `json:"secret"`
+}
+
+// NewKeyCreated returns the creation body of k with its secret.
+func NewKeyCreated(k *account.Key, secret string, now time.Time) KeyCreated {
+	return KeyCreated{KeyView: NewKeyView(k, now), Secret: secret}
+}
+
+// keyRevoked is the body of DELETE /api/v1/api-keys/{keyId}.
+type keyRevoked struct {
+	KeyID     string    `json:"keyId"`
+	Revoked   bool      `json:"revoked"`
+	RevokedAt time.Time `json:"revokedAt"`
+}

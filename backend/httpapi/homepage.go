@@ -1,0 +1,72 @@
+package httpapi
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+)
+
+// browserOnlyMessage is the refusal every non-browser caller of the
+// homepage converter gets.
+const browserOnlyMessage = "the homepage converter is for the browser UI; integrations use /api/v1 with an API key"
+
+// csrfToken serves GET /api/csrf: {"token"} and the matching cookie.
+func (h *handler) csrfToken(c echo.Context) error {
+	tok := h.csrf.mint()
+	c.SetCookie(&http.Cookie{Name: CSRFCookie, Value: tok, Path: "/api", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: c.IsTLS()})
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, csrfResponse{Token: tok})
+}
+
+// browserOnly lets through same-origin browser requests carrying the CSRF
+// token: Origin equal to the server's own (or, without Origin,
+// Sec-Fetch-Site: same-origin) and the double-submitted token.
+func (h *handler) browserOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		sameOrigin := r.Header.Get("Sec-Fetch-Site") == "same-origin"
+		if origin := r.Header.Get(echo.HeaderOrigin); origin != "" {
+			sameOrigin = origin == c.Scheme()+"://"+r.Host
+		}
+		if !sameOrigin {
+			return refuseNonBrowser("origin")
+		}
+		cookie, err := r.Cookie(CSRFCookie)
+		if err != nil || !h.csrf.check(r.Header.Get(CSRFHeader), cookie.Value) {
+			return refuseNonBrowser("csrf")
+		}
+		return next(c)
+	}
+}
+
+func refuseNonBrowser(reason string) *apperr.Error {
+	return apperr.New(apperr.Forbidden, browserOnlyMessage).WithDetail("reason", reason)
+}
+
+// homepageProcess serves POST /api/process: the quick converter of the
+// local UI, counted in the anonymous client's own daily pool.
+func (h *handler) homepageProcess(c echo.Context) error {
+	res, remaining, in, err := h.countedRun(c.Request(), anonPool(c.RealIP()), h.anonCap)
+	if err != nil {
+		return err
+	}
+	out := newProcessResponse(res, in.includeExplain, ExplainNotEntitled)
+	out.RemainingToday = &remaining
+	return c.JSON(http.StatusOK, out)
+}
+
+// anonPool names an anonymous client's pool by a hash of its address, so
+// the store never holds the address itself.
+func anonPool(ip string) string {
+	sum := sha256.Sum256([]byte(ip))
+	return "anon:" + hex.EncodeToString(sum[:12])
+}
+
+type csrfResponse struct {
+	Token string `json:"token"`
+}

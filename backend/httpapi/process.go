@@ -1,0 +1,151 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/engine"
+)
+
+// process serves POST /api/v1/process: one counted run of the engine for
+// the key's account.
+func (h *handler) process(c echo.Context) error {
+	p := principalOf(c)
+	res, remaining, in, err := h.countedRun(c.Request(), accountPool(&p.Account), p.Account.DailyCap)
+	if err != nil {
+		return err
+	}
+	out := newProcessResponse(res, in.includeExplain, explainSkip(&p.Account))
+	out.RemainingAPIRunsToday = &remaining
+	return c.JSON(http.StatusOK, out)
+}
+
+// countedRun reserves one run of pool, reads the form, runs the engine,
+// and keeps the run only if it succeeded (spec 8 rule 1).
+func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Result, int, processForm, error) {
+	ctx := r.Context()
+	rsv, err := h.quota.Reserve(ctx, pool, cap)
+	if err != nil {
+		return nil, 0, processForm{}, err
+	}
+	in, err := readProcessForm(r)
+	var res *engine.Result
+	if err == nil {
+		res, err = h.engine.Process(ctx, in.req)
+	}
+	if err != nil {
+		// A client that hung up must not keep the run either.
+		if rerr := rsv.Release(context.WithoutCancel(ctx)); rerr != nil {
+			h.log.Error("releasing a quota reservation", "pool", pool, "error", rerr.Error())
+		}
+		return nil, 0, in, err
+	}
+	remaining, err := rsv.Commit(context.WithoutCancel(ctx))
+	if err != nil {
+		return nil, 0, in, err
+	}
+	return res, remaining, in, nil
+}
+
+// processForm is the bound multipart form of a process request.
+type processForm struct {
+	req            engine.Request
+	includeExplain bool
+}
+
+// maxFieldBytes bounds a text field of the process form.
+const maxFieldBytes = 1 << 10
+
+// readProcessForm streams the multipart form (spec part 4): the file part
+// is read into memory once, never spooled to disk; unknown fields are
+// skipped. The body is already bounded by the size guard.
+func readProcessForm(r *http.Request) (processForm, error) {
+	var f processForm
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return f, apperr.New(apperr.BadRequest, "the request must be multipart/form-data with a file field").
+			WithDetail("field", "file")
+	}
+	haveFile := false
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return f, asBodyError(err)
+		}
+		if err := f.readPart(part, &haveFile); err != nil {
+			return f, err
+		}
+	}
+	if !haveFile {
+		return f, apperr.New(apperr.BadRequest, "the form has no file").WithDetail("field", "file")
+	}
+	return f, nil
+}
+
+func (f *processForm) readPart(part *multipart.Part, haveFile *bool) error {
+	defer part.Close()
+	name := part.FormName()
+	if name == "file" {
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return asBodyError(err)
+		}
+		f.req.Data, f.req.Filename, *haveFile = data, part.FileName(), true
+		return nil
+	}
+	var dst *string
+	switch name {
+	case "preset":
+		dst = &f.req.Preset
+	case "fixProfile":
+		dst = &f.req.FixProfile
+	case "standard":
+		dst = &f.req.Standard
+	case "includeExplain":
+	default:
+		if _, err := io.Copy(io.Discard, part); err != nil {
+			return asBodyError(err)
+		}
+		return nil
+	}
+	b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+	if err != nil {
+		return asBodyError(err)
+	}
+	if len(b) > maxFieldBytes {
+		return apperr.New(apperr.BadRequest, "the field %s is too long", name).WithDetail("field", name)
+	}
+	if dst != nil {
+		*dst = string(b)
+		return nil
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	v, err := strconv.ParseBool(string(b))
+	if err != nil {
+		return apperr.New(apperr.BadRequest, "includeExplain must be true or false").WithDetail("field", name)
+	}
+	f.includeExplain = v
+	return nil
+}
+
+// explainSkip says why a requested ExplainAI section is absent: the
+// account lacks the entitlement, or (this release) no provider is set up.
+func explainSkip(a *account.Account) string {
+	if a.Has(account.FeatureProWorkspace) && a.Has(account.FeatureExplainAI) {
+		return ExplainNotConfigured
+	}
+	return ExplainNotEntitled
+}

@@ -1,0 +1,290 @@
+package httpapi_test
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/server"
+)
+
+func TestProcessScenarios(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.MaxInputBytes = 4096 })
+	pro := ts.pro("pro@example.com")
+	_, free := ts.account("free@example.com", account.TierFreePlus, nil)
+	tests := []struct {
+		name       string
+		secret     string
+		file       string
+		fields     map[string]string
+		wantStatus int
+		wantCode   string // error code; "" for 200
+		wantField  string // details.field of a 400
+		check      func(t *testing.T, m map[string]any)
+	}{
+		{name: "ready", secret: pro, file: readySRT, wantStatus: 200, check: func(t *testing.T, m map[string]any) {
+			wantFields(t, m, map[string]any{"deliveryStatus": "ready", "aidedStatus": "ready", "explainAvailable": false})
+			if _, ok := m["explainSkippedReason"]; ok {
+				t.Error("explainSkippedReason set although includeExplain was not")
+			}
+			if out, _ := m["output"].(string); !strings.Contains(out, "Hello there.") {
+				t.Errorf("output = %q", out)
+			}
+		}},
+		{name: "will adapt", secret: pro, file: styledSRT, wantStatus: 200, check: func(t *testing.T, m map[string]any) {
+			wantFields(t, m, map[string]any{"deliveryStatus": "will_adapt"})
+		}},
+		{name: "preset and standard", secret: pro, file: readySRT, fields: map[string]string{"preset": "html5", "standard": "wcag-2.1-aa", "fixProfile": "auto-split-cps"}, wantStatus: 200,
+			check: func(t *testing.T, m map[string]any) {
+				rep, _ := m["report"].(map[string]any)
+				if rep["outputFormat"] != "vtt" || rep["standard"] == nil {
+					t.Errorf("report = %v; want vtt output graded against a standard", rep)
+				}
+			}},
+		{name: "explain on a pro account", secret: pro, file: readySRT, fields: map[string]string{"includeExplain": "true"}, wantStatus: 200,
+			check: func(t *testing.T, m map[string]any) {
+				wantFields(t, m, map[string]any{"explainSkippedReason": "not_configured", "explainAvailable": false})
+			}},
+		{name: "explain not entitled", secret: free, file: readySRT, fields: map[string]string{"includeExplain": "true"}, wantStatus: 200,
+			check: func(t *testing.T, m map[string]any) {
+				wantFields(t, m, map[string]any{"explainSkippedReason": "not_entitled"})
+			}},
+		{name: "no cues", secret: pro, file: noCuesVTT, wantStatus: 422, wantCode: "processing_failed"},
+		{name: "unknown preset", secret: pro, file: readySRT, fields: map[string]string{"preset": "myspace"}, wantStatus: 400, wantCode: "bad_request", wantField: "preset"},
+		{name: "unknown standard", secret: pro, file: readySRT, fields: map[string]string{"standard": "iso-0"}, wantStatus: 400, wantCode: "bad_request", wantField: "standard"},
+		{name: "unknown fix profile", secret: pro, file: readySRT, fields: map[string]string{"fixProfile": "magic"}, wantStatus: 400, wantCode: "bad_request", wantField: "fixProfile"},
+		{name: "bad includeExplain", secret: pro, file: readySRT, fields: map[string]string{"includeExplain": "maybe"}, wantStatus: 400, wantCode: "bad_request", wantField: "includeExplain"},
+		{name: "engine size limit", secret: pro, file: strings.Repeat(readySRT, 100), wantStatus: 413, wantCode: "payload_too_large"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ts.process("/api/v1/process", tt.secret, tt.file, tt.fields)
+			if tt.wantCode != "" {
+				e := wantError(t, r, tt.wantStatus, tt.wantCode)
+				if tt.wantField != "" && e.Details["field"] != tt.wantField {
+					t.Errorf("details.field = %v; want %s", e.Details["field"], tt.wantField)
+				}
+				if tt.wantCode == "processing_failed" {
+					if d, _ := e.Details["diagnostics"].([]any); len(d) == 0 {
+						t.Errorf("422 without diagnostics: %v", e.Details)
+					}
+				}
+				return
+			}
+			if r.status != tt.wantStatus {
+				t.Fatalf("status = %d; want %d\n%s", r.status, tt.wantStatus, r.body)
+			}
+			m := r.json(t)
+			if _, ok := m["remainingApiRunsToday"].(float64); !ok {
+				t.Errorf("remainingApiRunsToday missing: %v", m["remainingApiRunsToday"])
+			}
+			if tt.check != nil {
+				tt.check(t, m)
+			}
+		})
+	}
+}
+
+func TestProcessMissingFile(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	pro := ts.pro("pro@example.com")
+	r := ts.do(request{method: "POST", path: "/api/v1/process", secret: pro, body: strings.NewReader(`{"file":"x"}`), contentType: "application/json"})
+	e := wantError(t, r, 400, "bad_request")
+	if e.Details["field"] != "file" {
+		t.Errorf("details.field = %v; want file", e.Details["field"])
+	}
+}
+
+func wantFields(t *testing.T, m map[string]any, want map[string]any) {
+	t.Helper()
+	for k, v := range want {
+		if m[k] != v {
+			t.Errorf("%s = %v; want %v", k, m[k], v)
+		}
+	}
+}
+
+// TestDeclaredLengthRefusedBeforeBody declares a huge Content-Length over
+// a raw connection and sends a few bytes: the answer must come at once,
+// without the server waiting for the body.
+func TestDeclaredLengthRefusedBeforeBody(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	pro := ts.pro("pro@example.com")
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", pro, 4_456_449)
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("no response before the body was sent: %v", err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	e := wantError(t, response{status: res.StatusCode, body: body}, 400, "payload_too_large")
+	if e.Details["limitBytes"] != float64(4_456_448) {
+		t.Errorf("details.limitBytes = %v", e.Details["limitBytes"])
+	}
+
+	// The same through the validating client: a request that declares
+	// more than it sends.
+	req, _ := http.NewRequest("POST", ts.URL+"/api/v1/process", strings.NewReader("--b\r\n"))
+	req.ContentLength = 5 << 20
+	req.Header.Set("Authorization", "Bearer "+pro)
+	req.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+	res2, err := ts.client.Do(req)
+	if err == nil {
+		b, _ := io.ReadAll(res2.Body)
+		res2.Body.Close()
+		wantError(t, response{status: res2.StatusCode, body: b}, 400, "payload_too_large")
+	}
+	// An error here is the client noticing the short body after the
+	// server answered; the raw-connection check above is authoritative.
+}
+
+// TestChunkedBodyCutOff streams a body without a length past the limit.
+func TestChunkedBodyCutOff(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.MaxRequestBytes = 64 << 10 })
+	pro := ts.pro("pro@example.com")
+	body, ctype := form(t, strings.Repeat(readySRT, 2000), nil)                       // ~140 KB
+	req, _ := http.NewRequest("POST", ts.URL+"/api/v1/process", io.MultiReader(body)) // no length: chunked
+	req.Header.Set("Authorization", "Bearer "+pro)
+	req.Header.Set("Content-Type", ctype)
+	if req.ContentLength != 0 {
+		t.Fatalf("ContentLength = %d; want unknown", req.ContentLength)
+	}
+	r := ts.send(req, false)
+	wantError(t, r, 400, "payload_too_large")
+	// Nothing was counted.
+	u := ts.get("/api/v1/usage", pro).json(t)
+	if u["usedToday"] != float64(0) {
+		t.Errorf("usedToday = %v; want 0", u["usedToday"])
+	}
+}
+
+// TestQuotaConcurrency fires 50 runs at once at an account with 10 left:
+// exactly 10 succeed.
+func TestQuotaConcurrency(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, free := ts.account("free@example.com", account.TierFreePlus, nil)
+	const n = 50
+	var wg sync.WaitGroup
+	statuses := make(chan response, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			body, ctype := form(t, readySRT, nil)
+			req, _ := http.NewRequest("POST", ts.URL+"/api/v1/process", body)
+			req.Header.Set("Authorization", "Bearer "+free)
+			req.Header.Set("Content-Type", ctype)
+			res, err := ts.client.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			b, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			statuses <- response{status: res.StatusCode, header: res.Header, body: b}
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	count := map[string]int{}
+	for r := range statuses {
+		switch r.status {
+		case 200:
+			count["ok"]++
+		case 429:
+			count[r.apiError(t).Code]++
+			if r.header.Get("Retry-After") == "" {
+				t.Error("quota_exceeded without Retry-After")
+			}
+		default:
+			t.Errorf("unexpected status %d: %s", r.status, r.body)
+		}
+	}
+	if count["ok"] != 10 || count["quota_exceeded"] != 40 {
+		t.Errorf("got %v; want 10 ok and 40 quota_exceeded", count)
+	}
+	u := ts.get("/api/v1/usage", free).json(t)
+	wantFields(t, u, map[string]any{"usedToday": float64(10), "remainingToday": float64(0), "cap": float64(10)})
+}
+
+// TestQuotaFailuresFreeAndMidnightReset: failed runs cost nothing, the
+// pool is exhausted by ten successes and refills at UTC midnight.
+func TestQuotaFailuresFreeAndMidnightReset(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, free := ts.account("free@example.com", account.TierFreePlus, nil)
+	for range 3 {
+		wantError(t, ts.process("/api/v1/process", free, noCuesVTT, nil), 422, "processing_failed")
+		wantError(t, ts.process("/api/v1/process", free, readySRT, map[string]string{"preset": "nope"}), 400, "bad_request")
+	}
+	for i := range 10 {
+		r := ts.process("/api/v1/process", free, readySRT, nil)
+		if r.status != 200 {
+			t.Fatalf("run %d: status %d: %s", i+1, r.status, r.body)
+		}
+		if got := r.json(t)["remainingApiRunsToday"]; got != float64(9-i) {
+			t.Fatalf("run %d: remainingApiRunsToday = %v; want %d", i+1, got, 9-i)
+		}
+	}
+	r := ts.process("/api/v1/process", free, readySRT, nil)
+	e := wantError(t, r, 429, "quota_exceeded")
+	if e.Details["resetsAt"] != "2026-03-11T00:00:00Z" || e.Details["cap"] != float64(10) {
+		t.Errorf("details = %v", e.Details)
+	}
+	if got, want := r.header.Get("Retry-After"), fmt.Sprint(12*3600); got != want {
+		t.Errorf("Retry-After = %q; want %q", got, want)
+	}
+	me := ts.get("/api/v1/me", free).json(t)
+	if q, _ := me["quotas"].(map[string]any); q["remainingToday"] != float64(0) || q["v1DailySuccessCap"] != float64(10) {
+		t.Errorf("me.quotas = %v", me["quotas"])
+	}
+
+	ts.clock.Set(time.Date(2026, 3, 11, 0, 0, 0, 0, time.UTC))
+	r = ts.process("/api/v1/process", free, readySRT, nil)
+	if r.status != 200 || r.json(t)["remainingApiRunsToday"] != float64(9) {
+		t.Fatalf("after midnight: %d %s", r.status, r.body)
+	}
+}
+
+func TestRateLimited(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.BurstPerSecond, c.Burst = 0.5, 2 })
+	pro := ts.pro("pro@example.com")
+	for i := range 2 {
+		if r := ts.get("/api/v1/me", pro); r.status != 200 {
+			t.Fatalf("request %d: %d %s", i+1, r.status, r.body)
+		}
+	}
+	r := ts.get("/api/v1/me", pro)
+	e := wantError(t, r, 429, "rate_limited")
+	if got := r.header.Get("Retry-After"); got != "2" || e.Details["retryAfterSeconds"] != float64(2) {
+		t.Errorf("Retry-After = %q, details = %v; want 2", got, e.Details)
+	}
+	// Another key has its own bucket.
+	if r := ts.get("/api/v1/me", ts.pro("other@example.com")); r.status != 200 {
+		t.Errorf("other key: %d", r.status)
+	}
+	ts.clock.Advance(2 * time.Second)
+	if r := ts.get("/api/v1/me", pro); r.status != 200 {
+		t.Errorf("after the wait: %d %s", r.status, r.body)
+	}
+}

@@ -1,0 +1,84 @@
+package httpapi
+
+import (
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/account"
+)
+
+// V1Prefix starts every v1 path (spec part 9).
+const V1Prefix = "/api/v1"
+
+// access is what a v1 route demands of the caller beyond a valid key on
+// an account with the v1 API enabled: one scope, every feature in all and,
+// when anyOf is set, at least one of its features.
+type access struct {
+	scope string
+	all   []string
+	anyOf []string
+}
+
+func need(scope string, all ...string) access { return access{scope: scope, all: all} }
+
+// needAny demands one of the video add-ons: a media upload serves extract
+// and render alike.
+func needAny(scope string, anyOf ...string) access { return access{scope: scope, anyOf: anyOf} }
+
+// routes registers every route. The v1 table follows spec part 4 in order;
+// the scope and entitlement of each row are those of spec part 5.2.
+func (h *handler) routes(e *echo.Echo) {
+	e.Pre(h.requestID)
+	e.Use(h.accessLog, h.recoverPanic, h.rejectKeyInQuery)
+
+	const (
+		pro      = account.FeatureProWorkspace
+		explain  = account.FeatureExplainAI
+		keys     = account.FeatureAPIKeys
+		exports  = account.FeatureAdvancedExports
+		drift    = account.FeatureCaptionDrift
+		extract  = account.FeatureCaptionExtract
+		render   = account.FeatureCaptionRender
+		procW    = account.ScopeProcessWrite
+		exportsR = account.ScopeExportsRead
+		exportsW = account.ScopeExportsWrite
+	)
+	v1 := e.Group(V1Prefix)
+	add := func(method, path string, a access, handle echo.HandlerFunc, pre ...echo.MiddlewareFunc) {
+		mw := append(pre, h.authenticate, requireAccess(a), h.rateLimit)
+		v1.Add(method, path, handle, mw...)
+	}
+	add("POST", "/process", need(procW), h.process, h.sizeGuard(h.maxRequest))
+	add("POST", "/explain", need(procW, pro, explain), h.explain)
+	add("GET", "/me", need(account.ScopeAccountRead), h.me)
+	add("GET", "/usage", need(account.ScopeUsageRead), h.usage)
+	add("GET", "/api-keys", need(account.ScopeKeysRead, keys), h.listKeys)
+	add("POST", "/api-keys", need(account.ScopeKeysWrite, keys), h.createKey, h.sizeGuard(DefaultMaxJSONBytes))
+	add("DELETE", "/api-keys/:keyId", need(account.ScopeKeysWrite, keys), h.revokeKey)
+	add("GET", "/webhook", need(account.ScopeWebhooksRead, pro), notImplemented)
+	add("PUT", "/webhook", need(account.ScopeWebhooksWrite, pro), notImplemented)
+	add("GET", "/projects", need(exportsR), notImplemented)
+	add("POST", "/projects/:id/diff", need(exportsW, drift), notImplemented)
+	add("POST", "/media/upload", needAny(exportsW, extract, render), notImplemented)
+	add("POST", "/media/upload/:uploadId/complete", needAny(exportsW, extract, render), notImplemented)
+	add("GET", "/export-templates", need(exportsR, exports), notImplemented)
+	add("POST", "/export-templates", need(exportsW, exports), notImplemented)
+	add("GET", "/export-templates/:id", need(exportsR, exports), notImplemented)
+	add("PUT", "/export-templates/:id", need(exportsW, exports), notImplemented)
+	add("DELETE", "/export-templates/:id", need(exportsW, exports), notImplemented)
+	add("POST", "/export-templates/validate", need(exportsW, exports), notImplemented)
+	add("POST", "/export-templates/:id/test", need(exportsW, exports), notImplemented)
+	add("POST", "/jobs/extract", need(exportsW, extract), notImplemented)
+	add("POST", "/jobs/render", need(exportsW, render), notImplemented)
+	add("GET", "/jobs/:jobId", need(exportsR), notImplemented)
+	add("DELETE", "/jobs/:jobId", need(exportsW), notImplemented)
+	add("GET", "/artifacts/:artifactId", need(exportsR), notImplemented)
+	v1.GET("/openapi.json", h.openAPI)
+
+	// The homepage converter and its CSRF token: browser-only, no key.
+	e.GET("/api/csrf", h.csrfToken)
+	e.POST("/api/process", h.homepageProcess, h.browserOnly, h.sizeGuard(h.maxRequest))
+
+	e.GET("/healthz", h.healthz)
+	e.GET("/readyz", h.readyz)
+	e.GET("/", h.home)
+}

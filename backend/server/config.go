@@ -1,0 +1,118 @@
+// Package server is CaptionQA's composition root: it opens the SQLite
+// database in the data folder, builds the services (account, quota,
+// engine), creates the owner account on first start, wires them into the
+// HTTP API and runs the listener with a graceful shutdown. Nothing else
+// knows how the pieces fit.
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/httpapi"
+	"github.com/captionqa/captionqa/backend/quota"
+	"github.com/captionqa/captionqa/backend/store/sqlite"
+)
+
+// Defaults of [Config].
+const (
+	DefaultAddr       = "127.0.0.1:8787"
+	DefaultOwnerEmail = "owner@localhost"
+	// DBFile is the database's name inside the data folder.
+	DBFile = "captionqa.db"
+)
+
+// Config is everything the server needs; [DefaultConfig] fills it, flags
+// and the environment adjust it (in package cli), tests set what they
+// need. Zero numeric fields take the documented defaults of the package
+// that owns them.
+type Config struct {
+	// Addr is the listen address, HOST:PORT; port 0 picks a free port.
+	Addr string
+	// DataDir holds the SQLite database (captionqa.db).
+	DataDir string
+	// OwnerEmail names the owner account created on first start.
+	OwnerEmail string
+	// Logger receives structured logs; nil discards them.
+	Logger *slog.Logger
+	// Now is the clock of every service; nil is time.Now. Tests inject a
+	// fake clock here.
+	Now func() time.Time
+
+	// MaxRequestBytes bounds a process request's declared and actual size
+	// (default 4,456,448: 400 payload_too_large above it).
+	MaxRequestBytes int64
+	// MaxInputBytes bounds the caption file the engine accepts (default
+	// 4,456,448: 413 payload_too_large above it).
+	MaxInputBytes int
+	// AnonDailyCap is the homepage converter's daily cap per anonymous
+	// client (default 5).
+	AnonDailyCap int
+	// ProDailyCap is the daily cap of the owner and of new pro accounts
+	// (default 1,000, at most 9,999).
+	ProDailyCap int
+	// DefaultKeyTTL is the lifetime of a key created without an expiry
+	// (default 90 days).
+	DefaultKeyTTL time.Duration
+	// BurstPerSecond and Burst are the per-key burst limit (default 5 a
+	// second sustained, bursts of 20).
+	BurstPerSecond float64
+	Burst          int
+	// ShutdownTimeout bounds the graceful shutdown (default 10 s).
+	ShutdownTimeout time.Duration
+
+	// DB is an already open database to use instead of opening
+	// DataDir/captionqa.db; the server does not close it. For tests.
+	DB *sqlite.DB
+}
+
+// DefaultConfig returns the configuration of `captionqa serve` without
+// flags: 127.0.0.1:8787, the user's data folder, owner@localhost.
+func DefaultConfig() Config {
+	dir, _ := DefaultDataDir()
+	return Config{
+		Addr:            DefaultAddr,
+		DataDir:         dir,
+		OwnerEmail:      DefaultOwnerEmail,
+		MaxRequestBytes: httpapi.DefaultMaxRequestBytes,
+		MaxInputBytes:   engine.DefaultMaxInputBytes,
+		AnonDailyCap:    httpapi.DefaultAnonDailyCap,
+		ProDailyCap:     account.DefaultProDailyCap,
+		DefaultKeyTTL:   account.DefaultKeyTTL,
+		BurstPerSecond:  quota.DefaultBurstPerSecond,
+		Burst:           quota.DefaultBurst,
+		ShutdownTimeout: 10 * time.Second,
+	}
+}
+
+// DefaultDataDir returns $XDG_DATA_HOME/captionqa, or
+// ~/.local/share/captionqa when XDG_DATA_HOME is unset.
+func DefaultDataDir() (string, error) {
+	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "captionqa"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", errors.New("server: no data folder: set --data, CAPTIONQA_DATA or HOME")
+	}
+	return filepath.Join(home, ".local", "share", "captionqa"), nil
+}
+
+func (c *Config) now() func() time.Time {
+	if c.Now == nil {
+		return time.Now
+	}
+	return c.Now
+}
+
+func (c *Config) logger() *slog.Logger {
+	if c.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return c.Logger
+}

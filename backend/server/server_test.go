@@ -1,0 +1,121 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/server"
+)
+
+func testConfig(t *testing.T, dir string) server.Config {
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = dir
+	cfg.OwnerEmail = "boss@example.com"
+	cfg.ShutdownTimeout = 5 * time.Second
+	return cfg
+}
+
+// TestFirstStartAndRestart: the first start creates the data folder, the
+// database and the owner with a one-time key; a restart creates nothing
+// and shows no secret; the server shuts down cleanly when ctx ends.
+func TestFirstStartAndRestart(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "nested", "data")
+	ctx := context.Background()
+
+	srv := server.New(testConfig(t, dir))
+	if err := srv.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	owner := srv.Owner()
+	if !owner.Created || owner.Email != "boss@example.com" || !strings.HasPrefix(owner.Secret, "cqa_") {
+		t.Fatalf("owner = %+v", owner)
+	}
+	if _, err := os.Stat(filepath.Join(dir, server.DBFile)); err != nil {
+		t.Fatalf("database: %v", err)
+	}
+	if err := srv.Listen(); err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(sctx) }()
+
+	req, _ := http.NewRequest("GET", srv.URL()+"/api/v1/me", nil)
+	req.Header.Set("Authorization", "Bearer "+owner.Secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var me struct {
+		Tier     string   `json:"tier"`
+		Features []string `json:"features"`
+	}
+	_ = json.NewDecoder(res.Body).Decode(&me)
+	res.Body.Close()
+	if res.StatusCode != 200 || me.Tier != "pro" || len(me.Features) != 8 {
+		t.Errorf("me: %d %+v", res.StatusCode, me)
+	}
+	res, err = http.Get(srv.URL() + "/api/v1/openapi.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !json.Valid(body) {
+		t.Errorf("openapi.json: %d", res.StatusCode)
+	}
+
+	stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after cancel")
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := http.Get(srv.URL() + "/healthz"); err == nil {
+		t.Error("still serving after shutdown")
+	}
+
+	again := server.New(testConfig(t, dir))
+	if err := again.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if o := again.Owner(); o.Created || o.Secret != "" || o.Email != "boss@example.com" {
+		t.Errorf("restart owner = %+v", o)
+	}
+}
+
+func TestOpenFailsWithoutDataDir(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t, "")
+	if err := server.New(cfg).Open(context.Background()); err == nil {
+		t.Error("Open without a data folder succeeded")
+	}
+}
+
+func TestDefaultDataDir(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", "/xdg")
+	if d, _ := server.DefaultDataDir(); d != "/xdg/captionqa" {
+		t.Errorf("with XDG_DATA_HOME: %s", d)
+	}
+	t.Setenv("XDG_DATA_HOME", "")
+	t.Setenv("HOME", "/home/ann")
+	if d, _ := server.DefaultDataDir(); d != "/home/ann/.local/share/captionqa" {
+		t.Errorf("without: %s", d)
+	}
+}
