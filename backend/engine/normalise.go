@@ -14,17 +14,21 @@ import (
 // and placement are removed (strip_styling), and a speaker carried only as
 // a voice becomes a "NAME: " label so the viewer still learns who speaks
 // (EN 301 549 7.1.3). Each stripped cue is reported as a change.
-// Renumbering, sorting, headers and encoding are the writers' job. t is
-// not modified.
+// Renumbering, sorting, headers and encoding are the writers' job.
+//
+// t must be the caller's own copy (the track [fix.Apply] returns): it is
+// edited in place and returned, so a 40,000-cue track is not copied again.
 func normalise(t *caption.Track, p *preset.Preset) (*caption.Track, []fix.Change) {
 	if !p.StripStyling {
 		return t, nil
 	}
-	out := *t
-	out.Styles, out.Regions, out.Ext = nil, nil, nil
-	out.Cues = make([]caption.Cue, len(t.Cues))
+	t.Styles, t.Regions, t.Ext = nil, nil, nil
 	var changes []fix.Change
-	for i, c := range t.Cues {
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		if len(c.Spans) == 0 && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil {
+			continue // nothing to strip, nothing to report
+		}
 		var removed []string
 		if len(c.Spans) > 0 {
 			removed = append(removed, "styling")
@@ -43,7 +47,6 @@ func normalise(t *caption.Track, p *preset.Preset) (*caption.Track, []fix.Change
 			})
 		}
 		c.Spans, c.Voice, c.Style, c.Placement, c.Ext = nil, "", "", nil, nil
-		out.Cues[i] = c
 	}
-	return &out, changes
+	return t, changes
 }
