@@ -14,21 +14,17 @@ import (
 // and placement are removed (strip_styling), and a speaker carried only as
 // a voice becomes a "NAME: " label so the viewer still learns who speaks
 // (EN 301 549 7.1.3). Each stripped cue is reported as a change.
-// Renumbering, sorting, headers and encoding are the writers' job.
-//
-// t must be the caller's own copy (the track [fix.Apply] returns): it is
-// edited in place and returned, so a 40,000-cue track is not copied again.
+// Renumbering, sorting, headers and encoding are the writers' job. t is
+// not modified.
 func normalise(t *caption.Track, p *preset.Preset) (*caption.Track, []fix.Change) {
 	if !p.StripStyling {
 		return t, nil
 	}
-	t.Styles, t.Regions, t.Ext = nil, nil, nil
+	out := *t
+	out.Styles, out.Regions, out.Ext = nil, nil, nil
+	out.Cues = make([]caption.Cue, len(t.Cues))
 	var changes []fix.Change
-	for i := range t.Cues {
-		c := &t.Cues[i]
-		if len(c.Spans) == 0 && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil {
-			continue // nothing to strip, nothing to report
-		}
+	for i, c := range t.Cues {
 		var removed []string
 		if len(c.Spans) > 0 {
 			removed = append(removed, "styling")
@@ -47,6 +43,7 @@ func normalise(t *caption.Track, p *preset.Preset) (*caption.Track, []fix.Change
 			})
 		}
 		c.Spans, c.Voice, c.Style, c.Placement, c.Ext = nil, "", "", nil, nil
+		out.Cues[i] = c
 	}
-	return t, changes
+	return &out, changes
 }

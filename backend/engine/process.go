@@ -1,10 +1,9 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"strings"
-	"sync"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/caption"
@@ -41,42 +40,27 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	in := input{opts: o, format: inFmt, source: src, readerDiags: readerDiags, size: len(req.Data)}
+	in.findings = checkRules(src, o.preset, false)
 	in.structural = structural(readerDiags)
 	in.dropped = droppedContent(readerDiags)
 
-	// The source check, the delivery and the aided output share only
-	// read-only inputs (the source track, the options), so they run side by
-	// side; each writes only its own variables, and the reports are put
-	// together once all three are done, so the result does not depend on
-	// their timing.
-	var (
-		wg              sync.WaitGroup
-		delivery, aided *delivery
-		derr, aerr      error
-	)
-	wg.Go(func() { delivery, derr = e.deliver(ctx, &in, false) })
-	wg.Go(func() { aided, aerr = e.deliver(ctx, &in, true) })
-	in.findings = checkRules(src, o.preset, false)
-	wg.Wait()
-	if derr != nil {
-		return nil, derr
-	}
-	if aerr != nil {
-		return nil, aerr
-	}
-	if err := ctx.Err(); err != nil {
+	delivery, err := e.deliver(ctx, &in, false)
+	if err != nil {
 		return nil, err
 	}
-	dr, ar := in.report(delivery, false), in.report(aided, true)
+	aided, err := e.deliver(ctx, &in, true)
+	if err != nil {
+		return nil, err
+	}
 	return &Result{
-		Report:              dr,
+		Report:              delivery.report,
 		Output:              delivery.output,
 		AidedOutput:         aided.output,
-		AidedReport:         ar,
+		AidedReport:         aided.report,
 		Suggestions:         delivery.suggestions,
 		AidedSameAsDelivery: aided.output == delivery.output,
-		DeliveryStatus:      dr.status,
-		AidedStatus:         ar.status,
+		DeliveryStatus:      delivery.report.status,
+		AidedStatus:         aided.report.status,
 	}, nil
 }
 
@@ -87,8 +71,6 @@ type input struct {
 	source      *caption.Track
 	readerDiags []caption.Diagnostic
 	// findings are the preset's rule findings on the source, severity set.
-	// Process sets them while the deliveries run; only [input.report]
-	// reads them.
 	findings []caption.Diagnostic
 	// structural are the reader diagnostics that break a structural rule
 	// (enforced on every preset), with the reader's severity.
@@ -99,35 +81,22 @@ type input struct {
 	size int
 }
 
-// delivery is one output and what was found on it.
+// delivery is one output and its report.
 type delivery struct {
 	output      string
-	cues        int
-	changes     []fix.Change
-	remaining   []caption.Diagnostic
+	report      *Report
 	suggestions []caption.Diagnostic
-	standard    *standard.Report
 }
 
-// deliver fixes, normalises, writes and checks one output: the delivery
+// deliver fixes, normalises, writes and reports one output: the delivery
 // (targets from enforced rules) or the aided output (targets from
-// enforced and suggested rules, the same fix profile). The delivery is
-// also graded against the standard, beside its rule check.
+// enforced and suggested rules, the same fix profile).
 func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery, error) {
 	p := in.opts.preset
-	tg := targets(p, aided)
-	// The engine checks the output with the preset's rules below; the
-	// fix's own list of what it left would be measured twice.
-	tg.SkipUnfixed = true
-	fixed := fix.Apply(in.source, in.opts.profile, tg)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	// fix.Apply returns a track of its own, so normalisation edits it in
-	// place rather than copying every cue again.
+	fixed := fix.Apply(in.source, in.opts.profile, targets(p, aided))
 	out, stripped := normalise(fixed.Track, p)
 	changes := append(nonNil(fixed.Changes), stripped...)
-	var buf strings.Builder
+	var buf bytes.Buffer
 	// The output is about the size of the input; growing by doubling
 	// would copy a 4 MiB delivery several times.
 	buf.Grow(in.size + in.size/8)
@@ -137,34 +106,11 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &delivery{output: buf.String(), cues: len(out.Cues), changes: changes}
-	// The standard grades the delivery, the file that is handed over; the
-	// aided output is a proposal an editor reviews. Grading reads only
-	// the finished output and tracks, so it runs beside the rule check.
-	var wg sync.WaitGroup
-	if c := in.opts.standard; c != nil && !aided {
-		wg.Go(func() {
-			rep := standard.Grade(c, standard.Input{
-				Source: in.source, Delivery: out, OutputFormat: p.Output,
-				ReaderDiagnostics: in.readerDiags, Reparse: readBack(p.Output, d.output),
-			})
-			d.standard = &rep
-		})
-	}
 	after := checkRules(out, p, true)
 	remaining, suggestions := split(after, aided)
 	// No profile brings back what the reader had to leave out: an editor
 	// must repair the source, so it always blocks delivery.
-	d.remaining = append(remaining, in.dropped...)
-	d.suggestions = suggestions
-	wg.Wait()
-	return d, nil
-}
-
-// report puts together the report of a delivery, once the source's
-// findings are known.
-func (in *input) report(d *delivery, aided bool) *Report {
-	p := in.opts.preset
+	remaining = append(remaining, in.dropped...)
 	broken := len(in.structural) + len(in.dropped) + countHeld(in.findings, aided)
 	r := &Report{
 		Preset:        p.ID,
@@ -172,26 +118,34 @@ func (in *input) report(d *delivery, aided bool) *Report {
 		InputFormat:   in.format,
 		OutputFormat:  p.Output,
 		InputCues:     len(in.source.Cues),
-		OutputCues:    d.cues,
-		Diagnostics:   append(append(make([]caption.Diagnostic, 0, len(in.readerDiags)+len(in.findings)), in.readerDiags...), in.findings...),
-		Fixes:         d.changes,
-		Remaining:     d.remaining,
+		OutputCues:    len(out.Cues),
+		Diagnostics:   append(append([]caption.Diagnostic{}, in.readerDiags...), in.findings...),
+		Fixes:         changes,
+		Remaining:     remaining,
 		Counting:      counting,
 		PlatformNotes: p.Notes,
-		Standard:      d.standard,
-		status:        status(broken, len(d.remaining)),
+		status:        status(broken, len(remaining)),
 	}
 	if in.source.Source != nil {
 		r.Encoding = in.source.Source.Encoding
 	}
-	r.Summary = summarise(r, p, in.structural, len(d.suggestions), aided)
-	return r
+	// The standard grades the delivery, the file that is handed over; the
+	// aided output is a proposal an editor reviews.
+	if c := in.opts.standard; c != nil && !aided {
+		rep := standard.Grade(c, standard.Input{
+			Source: in.source, Delivery: out, OutputFormat: p.Output,
+			ReaderDiagnostics: in.readerDiags, Reparse: readBack(p.Output, buf.Bytes()),
+		})
+		r.Standard = &rep
+	}
+	r.Summary = summarise(r, p, in.structural, len(suggestions), aided)
+	return &delivery{output: buf.String(), report: r, suggestions: suggestions}, nil
 }
 
 // readBack reads the written output with its own reader, so grading can
 // tell whether a player will read what was delivered.
-func readBack(f string, out string) *standard.Reparse {
-	t, diags, err := format.Parse(f, strings.NewReader(out))
+func readBack(f string, out []byte) *standard.Reparse {
+	t, diags, err := format.Parse(f, bytes.NewReader(out))
 	if err != nil {
 		return &standard.Reparse{Diagnostics: diags}
 	}

@@ -52,7 +52,7 @@ import "github.com/captionqa/captionqa/backend/caption"
 //
 // Changes are in input cue order (CueIndex indexes t.Cues); Unfixed holds
 // findings on the fixed track (CueIndex indexes Track.Cues) with Severity
-// left for the caller to set from the rule's level (nil when tg.SkipUnfixed).
+// left for the caller to set from the rule's level.
 func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	if t == nil {
 		return Result{}
@@ -60,9 +60,6 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	out := cloneTrack(t)
 	level := p.level()
 	if level == levelW {
-		if tg.SkipUnfixed {
-			return Result{Track: out}
-		}
 		return Result{Track: out, Unfixed: check(out, nil, tg)}
 	}
 	f := &fixer{tg: tg, level: level, cues: out.Cues}
@@ -91,11 +88,7 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 		f.closeGaps()
 	}
 	out.Cues = f.cues
-	r := Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues))}
-	if !tg.SkipUnfixed {
-		r.Unfixed = check(out, f.m, tg)
-	}
-	return r
+	return Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues)), Unfixed: check(out, f.m, tg)}
 }
 
 // Profile levels: each profile does everything the one before it does.
