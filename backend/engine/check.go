@@ -1,19 +1,34 @@
 package engine
 
 import (
-	"slices"
-
+	"cmp"
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/rules"
+	"slices"
 )
 
 // checkRules runs every rule of the preset on t. Findings of enforced
 // rules get severity error, suggestions warning. On an output (after is
 // true) strip_styling is not run: the output is already stripped.
-func checkRules(t *caption.Track, p *preset.Preset, after bool) []caption.Diagnostic {
-	var out []caption.Diagnostic
+// Findings are in cue order, those of one cue in the catalogue's rule
+// order, track-wide findings (no cue) first.
+//
+// prev, when not nil, is the check of the track t was made from (the
+// source): per-cue-text rules ([rules.PerCueText]) then keep prev's
+// findings for the cues whose text and source line are unchanged and
+// check only the others, which gives the same findings as checking all.
+func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked) *checked {
+	c := &checked{track: t, byRule: map[string][]caption.Diagnostic{}}
+	var keep []bool // keep[i]: cue i may keep prev's per-cue-text findings
+	var sub *caption.Track
+	var subAt []int
+	if prev != nil {
+		keep, sub, subAt = unchanged(prev.track, t)
+	}
+	var per [][]caption.Diagnostic
+	n := 0
 	for _, code := range p.RuleCodes() {
 		if after && code == "strip_styling" {
 			continue
@@ -27,13 +42,101 @@ func checkRules(t *caption.Track, p *preset.Preset, after bool) []caption.Diagno
 		if s.Level == rules.Enforced {
 			sev = caption.SeverityError
 		}
-		for _, d := range r.Check(t, rules.Params{Limit: s.Limit, FrameRate: t.FrameRate}) {
-			d.Severity = sev
-			out = append(out, d)
+		params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate}
+		var ds []caption.Diagnostic
+		if old, ok := prev.find(code); ok && keep != nil && rules.PerCueText(code) {
+			ds = r.Check(sub, params)
+			for i := range ds {
+				ds[i].Severity = sev
+			}
+			ds = mergeKept(old, ds, keep, subAt)
+		} else {
+			ds = r.Check(t, params)
+			for i := range ds {
+				ds[i].Severity = sev
+			}
+		}
+		c.byRule[code] = ds
+		if len(ds) > 0 {
+			per = append(per, ds)
+			n += len(ds)
 		}
 	}
-	sortByCue(out)
-	return out
+	if n > 0 {
+		c.all = byCue(per, n, len(t.Cues))
+	}
+	return c
+}
+
+// checked is the outcome of [checkRules].
+type checked struct {
+	track *caption.Track
+	// byRule holds each rule's findings, in cue order, severity set.
+	byRule map[string][]caption.Diagnostic
+	// all holds every finding in cue order.
+	all []caption.Diagnostic
+}
+
+// find returns the findings of the rule with the given code, false when
+// c is nil or the rule was not run.
+func (c *checked) find(code string) ([]caption.Diagnostic, bool) {
+	if c == nil {
+		return nil, false
+	}
+	ds, ok := c.byRule[code]
+	return ds, ok
+}
+
+// unchanged compares an output track with the track it was made from.
+// When both have the same number of cues and at most half the cues
+// changed text or source line, keep[i] says cue i did not, and sub holds
+// copies of the changed cues, at[k] being the index of sub.Cues[k] in t.
+// Otherwise keep is nil: the output is checked whole.
+func unchanged(from, t *caption.Track) (keep []bool, sub *caption.Track, at []int) {
+	if len(from.Cues) != len(t.Cues) || len(t.Cues) == 0 {
+		return nil, nil, nil
+	}
+	keep = make([]bool, len(t.Cues))
+	for i := range t.Cues {
+		a, b := &from.Cues[i], &t.Cues[i]
+		if a.Text == b.Text && a.SourceLine == b.SourceLine {
+			keep[i] = true
+		} else {
+			at = append(at, i)
+		}
+	}
+	if len(at) > len(t.Cues)/2 {
+		return nil, nil, nil
+	}
+	sub = &caption.Track{Version: t.Version, Language: t.Language, FrameRate: t.FrameRate, Cues: make([]caption.Cue, len(at))}
+	for k, i := range at {
+		sub.Cues[k] = t.Cues[i]
+	}
+	return keep, sub, at
+}
+
+// mergeKept merges a per-cue-text rule's findings on the unchanged cues
+// (from old, the findings on the track the output was made from) with
+// its findings on the sub-track of changed cues (fresh, whose cue indices
+// are turned into the output's through at), in cue order.
+func mergeKept(old, fresh []caption.Diagnostic, keep []bool, at []int) []caption.Diagnostic {
+	for i := range fresh {
+		*fresh[i].CueIndex = at[*fresh[i].CueIndex]
+	}
+	out := make([]caption.Diagnostic, 0, len(old)+len(fresh))
+	j := 0
+	for _, d := range old {
+		ci := *d.CueIndex
+		if !keep[ci] {
+			continue
+		}
+		for j < len(fresh) && *fresh[j].CueIndex < ci {
+			out = append(out, fresh[j])
+			j++
+		}
+		out = append(out, d)
+	}
+	return append(out, fresh[j:]...)
 }
 
 // targets turns the preset's rules into fix targets: enforced rules for
@@ -75,7 +178,9 @@ func targets(p *preset.Preset, aided bool) fix.Targets {
 // what is only suggested. For the aided output suggestions are targets
 // too, so every finding blocks it.
 func split(findings []caption.Diagnostic, aided bool) (remaining, suggestions []caption.Diagnostic) {
-	remaining, suggestions = []caption.Diagnostic{}, []caption.Diagnostic{}
+	nHeld := countHeld(findings, aided)
+	remaining = make([]caption.Diagnostic, 0, nHeld)
+	suggestions = make([]caption.Diagnostic, 0, len(findings)-nHeld)
 	for _, d := range findings {
 		if held(d, aided) {
 			remaining = append(remaining, d)
@@ -128,13 +233,59 @@ func status(broken, remaining int) Status {
 	return Ready
 }
 
-func sortByCue(ds []caption.Diagnostic) {
+// byCue merges the rules' findings (n in all) into one slice ordered by
+// cue, stable: findings of one cue keep the order of the rules, and
+// findings without a cue come first. A counting sort over the cue
+// indices, as a comparison sort of tens of thousands of findings would
+// cost more than the rules that made them.
+func byCue(per [][]caption.Diagnostic, n, cues int) []caption.Diagnostic {
+	key := func(d *caption.Diagnostic) int {
+		if d.CueIndex == nil {
+			return 0
+		}
+		return *d.CueIndex + 1
+	}
+	for _, ds := range per {
+		for i := range ds {
+			if k := key(&ds[i]); k < 0 || k > cues {
+				// Not an index of t: no rule makes one, but the order
+				// must not depend on it.
+				return sortedByCue(per, n)
+			}
+		}
+	}
+	next := make([]int, cues+2)
+	for _, ds := range per {
+		for i := range ds {
+			next[key(&ds[i])+1]++
+		}
+	}
+	for k := 1; k < len(next); k++ {
+		next[k] += next[k-1]
+	}
+	out := make([]caption.Diagnostic, n)
+	for _, ds := range per {
+		for i := range ds {
+			k := key(&ds[i])
+			out[next[k]] = ds[i]
+			next[k]++
+		}
+	}
+	return out
+}
+
+// sortedByCue is what [byCue] computes, with a comparison sort.
+func sortedByCue(per [][]caption.Diagnostic, n int) []caption.Diagnostic {
+	out := make([]caption.Diagnostic, 0, n)
+	for _, ds := range per {
+		out = append(out, ds...)
+	}
 	key := func(d caption.Diagnostic) int {
 		if d.CueIndex == nil {
 			return -1
 		}
 		return *d.CueIndex
 	}
-	// Stable, so findings of one cue keep the catalogue's rule order.
-	slices.SortStableFunc(ds, func(a, b caption.Diagnostic) int { return key(a) - key(b) })
+	slices.SortStableFunc(out, func(a, b caption.Diagnostic) int { return cmp.Compare(key(a), key(b)) })
+	return out
 }

@@ -14,36 +14,47 @@ import (
 // and placement are removed (strip_styling), and a speaker carried only as
 // a voice becomes a "NAME: " label so the viewer still learns who speaks
 // (EN 301 549 7.1.3). Each stripped cue is reported as a change.
-// Renumbering, sorting, headers and encoding are the writers' job. t is
-// not modified.
+// Renumbering, sorting, headers and encoding are the writers' job.
+//
+// t must be the caller's own copy (the track [fix.Apply] returns): it is
+// edited in place and returned, so a 40,000-cue track is not copied again.
 func normalise(t *caption.Track, p *preset.Preset) (*caption.Track, []fix.Change) {
 	if !p.StripStyling {
 		return t, nil
 	}
-	out := *t
-	out.Styles, out.Regions, out.Ext = nil, nil, nil
-	out.Cues = make([]caption.Cue, len(t.Cues))
+	t.Styles, t.Regions, t.Ext = nil, nil, nil
 	var changes []fix.Change
-	for i, c := range t.Cues {
-		var removed []string
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		if c.Spans == nil && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil {
+			continue // nothing to strip, nothing to report
+		}
+		var removed [3]string
+		n := 0
 		if len(c.Spans) > 0 {
-			removed = append(removed, "styling")
+			removed[n] = "styling"
+			n++
 		}
 		if !c.Placement.IsZero() {
-			removed = append(removed, "position")
+			removed[n] = "position"
+			n++
 		}
 		if c.Voice != "" && !strings.HasPrefix(c.Text, c.Voice+":") {
 			c.Text = c.Voice + ": " + c.Text
-			removed = append(removed, fmt.Sprintf("voice (now the label %q)", c.Voice+":"))
+			removed[n] = fmt.Sprintf("voice (now the label %q)", c.Voice+":")
+			n++
 		}
-		if len(removed) > 0 {
+		if n > 0 {
+			if changes == nil {
+				// Styled cues come in numbers: room for one in eight.
+				changes = make([]fix.Change, 0, max(len(t.Cues)/8, 4))
+			}
 			changes = append(changes, fix.Change{
 				Code: "strip_styling", CueIndex: i, Action: "strip",
-				Message: "removed for this platform: " + strings.Join(removed, ", "),
+				Message: "removed for this platform: " + strings.Join(removed[:n], ", "),
 			})
 		}
 		c.Spans, c.Voice, c.Style, c.Placement, c.Ext = nil, "", "", nil, nil
-		out.Cues[i] = c
 	}
-	return &out, changes
+	return t, changes
 }

@@ -1,9 +1,11 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/caption"
@@ -40,27 +42,51 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	in := input{opts: o, format: inFmt, source: src, readerDiags: readerDiags, size: len(req.Data)}
-	in.findings = checkRules(src, o.preset, false)
 	in.structural = structural(readerDiags)
 	in.dropped = droppedContent(readerDiags)
 
-	delivery, err := e.deliver(ctx, &in, false)
-	if err != nil {
+	// The source check, the delivery and the aided output share only
+	// read-only inputs (the source track, the options), so they run side by
+	// side; each writes only its own variables, and the reports are put
+	// together once all three are done, so the result does not depend on
+	// their timing.
+	var (
+		wg              sync.WaitGroup
+		delivery, aided *delivery
+		derr, aerr      error
+	)
+	in.checkedSource.Add(1)
+	wg.Go(func() { delivery, derr = e.deliver(ctx, &in, false) })
+	wg.Go(func() { aided, aerr = e.deliver(ctx, &in, true) })
+	in.sourceCheck = checkRules(src, o.preset, false, nil)
+	in.findings = in.sourceCheck.all
+	in.checkedSource.Done()
+	wg.Wait()
+	if derr != nil {
+		return nil, derr
+	}
+	if aerr != nil {
+		return nil, aerr
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	aided, err := e.deliver(ctx, &in, true)
-	if err != nil {
-		return nil, err
+	// Both reports list the same input diagnostics; they share one slice,
+	// clipped so that appending to either copies.
+	diags := slices.Clip(in.findings) // checkRules made it; nothing else keeps it
+	if len(readerDiags) > 0 || diags == nil {
+		diags = slices.Clip(append(append(make([]caption.Diagnostic, 0, len(readerDiags)+len(in.findings)), readerDiags...), in.findings...))
 	}
+	dr, ar := in.report(delivery, diags, false), in.report(aided, diags, true)
 	return &Result{
-		Report:              delivery.report,
+		Report:              dr,
 		Output:              delivery.output,
 		AidedOutput:         aided.output,
-		AidedReport:         aided.report,
+		AidedReport:         ar,
 		Suggestions:         delivery.suggestions,
 		AidedSameAsDelivery: aided.output == delivery.output,
-		DeliveryStatus:      delivery.report.status,
-		AidedStatus:         aided.report.status,
+		DeliveryStatus:      dr.status,
+		AidedStatus:         ar.status,
 	}, nil
 }
 
@@ -70,8 +96,13 @@ type input struct {
 	format      string
 	source      *caption.Track
 	readerDiags []caption.Diagnostic
-	// findings are the preset's rule findings on the source, severity set.
-	findings []caption.Diagnostic
+	// sourceCheck is the preset's rule check of the source and findings
+	// its findings, severity set. Process sets them while the deliveries
+	// run, then marks checkedSource done; a delivery waits for that
+	// before it reads them.
+	sourceCheck   *checked
+	findings      []caption.Diagnostic
+	checkedSource sync.WaitGroup
 	// structural are the reader diagnostics that break a structural rule
 	// (enforced on every preset), with the reader's severity.
 	structural []caption.Diagnostic
@@ -81,22 +112,35 @@ type input struct {
 	size int
 }
 
-// delivery is one output and its report.
+// delivery is one output and what was found on it.
 type delivery struct {
 	output      string
-	report      *Report
+	cues        int
+	changes     []fix.Change
+	remaining   []caption.Diagnostic
 	suggestions []caption.Diagnostic
+	standard    *standard.Report
 }
 
-// deliver fixes, normalises, writes and reports one output: the delivery
+// deliver fixes, normalises, writes and checks one output: the delivery
 // (targets from enforced rules) or the aided output (targets from
-// enforced and suggested rules, the same fix profile).
+// enforced and suggested rules, the same fix profile). The delivery is
+// also graded against the standard, beside its rule check.
 func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery, error) {
 	p := in.opts.preset
-	fixed := fix.Apply(in.source, in.opts.profile, targets(p, aided))
+	tg := targets(p, aided)
+	// The engine checks the output with the preset's rules below; the
+	// fix's own list of what it left would be measured twice.
+	tg.SkipUnfixed = true
+	fixed := fix.Apply(in.source, in.opts.profile, tg)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// fix.Apply returns a track of its own, so normalisation edits it in
+	// place rather than copying every cue again.
 	out, stripped := normalise(fixed.Track, p)
 	changes := append(nonNil(fixed.Changes), stripped...)
-	var buf bytes.Buffer
+	var buf strings.Builder
 	// The output is about the size of the input; growing by doubling
 	// would copy a 4 MiB delivery several times.
 	buf.Grow(in.size + in.size/8)
@@ -106,11 +150,43 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	after := checkRules(out, p, true)
+	d := &delivery{output: buf.String(), cues: len(out.Cues), changes: changes}
+	// The standard grades the delivery, the file that is handed over; the
+	// aided output is a proposal an editor reviews. Grading reads only
+	// the finished output and tracks, so it runs beside the rule check.
+	var wg sync.WaitGroup
+	if c := in.opts.standard; c != nil && !aided {
+		wg.Go(func() {
+			gin := standard.Input{
+				Source: in.source, Delivery: out, OutputFormat: p.Output,
+				ReaderDiagnostics: in.readerDiags,
+			}
+			// A standard none of whose clauses looks at the output read
+			// back (DCMP) grades the same without it.
+			if c.ReadsOutput() {
+				gin.Reparse = readBack(p.Output, d.output)
+			}
+			rep := standard.Grade(c, gin)
+			d.standard = &rep
+		})
+	}
+	// The output keeps the source's findings of per-cue-text rules for
+	// every cue whose text the fixes and normalisation left alone.
+	in.checkedSource.Wait()
+	after := checkRules(out, p, true, in.sourceCheck).all
 	remaining, suggestions := split(after, aided)
 	// No profile brings back what the reader had to leave out: an editor
 	// must repair the source, so it always blocks delivery.
-	remaining = append(remaining, in.dropped...)
+	d.remaining = append(remaining, in.dropped...)
+	d.suggestions = suggestions
+	wg.Wait()
+	return d, nil
+}
+
+// report puts together the report of a delivery, once the source's
+// findings are known.
+func (in *input) report(d *delivery, diags []caption.Diagnostic, aided bool) *Report {
+	p := in.opts.preset
 	broken := len(in.structural) + len(in.dropped) + countHeld(in.findings, aided)
 	r := &Report{
 		Preset:        p.ID,
@@ -118,34 +194,26 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 		InputFormat:   in.format,
 		OutputFormat:  p.Output,
 		InputCues:     len(in.source.Cues),
-		OutputCues:    len(out.Cues),
-		Diagnostics:   append(append([]caption.Diagnostic{}, in.readerDiags...), in.findings...),
-		Fixes:         changes,
-		Remaining:     remaining,
+		OutputCues:    d.cues,
+		Diagnostics:   diags,
+		Fixes:         d.changes,
+		Remaining:     d.remaining,
 		Counting:      counting,
 		PlatformNotes: p.Notes,
-		status:        status(broken, len(remaining)),
+		Standard:      d.standard,
+		status:        status(broken, len(d.remaining)),
 	}
 	if in.source.Source != nil {
 		r.Encoding = in.source.Source.Encoding
 	}
-	// The standard grades the delivery, the file that is handed over; the
-	// aided output is a proposal an editor reviews.
-	if c := in.opts.standard; c != nil && !aided {
-		rep := standard.Grade(c, standard.Input{
-			Source: in.source, Delivery: out, OutputFormat: p.Output,
-			ReaderDiagnostics: in.readerDiags, Reparse: readBack(p.Output, buf.Bytes()),
-		})
-		r.Standard = &rep
-	}
-	r.Summary = summarise(r, p, in.structural, len(suggestions), aided)
-	return &delivery{output: buf.String(), report: r, suggestions: suggestions}, nil
+	r.Summary = summarise(r, p, in.structural, len(d.suggestions), aided)
+	return r
 }
 
 // readBack reads the written output with its own reader, so grading can
 // tell whether a player will read what was delivered.
-func readBack(f string, out []byte) *standard.Reparse {
-	t, diags, err := format.Parse(f, bytes.NewReader(out))
+func readBack(f string, out string) *standard.Reparse {
+	t, diags, err := format.Parse(f, strings.NewReader(out))
 	if err != nil {
 		return &standard.Reparse{Diagnostics: diags}
 	}

@@ -52,7 +52,7 @@ import "github.com/captionqa/captionqa/backend/caption"
 //
 // Changes are in input cue order (CueIndex indexes t.Cues); Unfixed holds
 // findings on the fixed track (CueIndex indexes Track.Cues) with Severity
-// left for the caller to set from the rule's level.
+// left for the caller to set from the rule's level (nil when tg.SkipUnfixed).
 func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	if t == nil {
 		return Result{}
@@ -60,6 +60,9 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	out := cloneTrack(t)
 	level := p.level()
 	if level == levelW {
+		if tg.SkipUnfixed {
+			return Result{Track: out}
+		}
 		return Result{Track: out, Unfixed: check(out, nil, tg)}
 	}
 	f := &fixer{tg: tg, level: level, cues: out.Cues}
@@ -88,7 +91,11 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 		f.closeGaps()
 	}
 	out.Cues = f.cues
-	return Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues)), Unfixed: check(out, f.m, tg)}
+	r := Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues))}
+	if !tg.SkipUnfixed {
+		r.Unfixed = check(out, f.m, tg)
+	}
+	return r
 }
 
 // Profile levels: each profile does everything the one before it does.

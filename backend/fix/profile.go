@@ -80,6 +80,10 @@ type Targets struct {
 	// [AutoSplitSentences] and [AutoSplitCPS] re-break them; the other
 	// profiles keep author line breaks and report them.
 	BalanceLines bool
+	// SkipUnfixed leaves [Result.Unfixed] nil, for a caller that checks
+	// the fixed track with the rules itself (the engine) and would
+	// otherwise pay for the same measurements twice.
+	SkipUnfixed bool
 }
 
 // Change is one edit a fix made.

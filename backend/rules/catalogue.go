@@ -74,3 +74,18 @@ func Lookup(code string) (Rule, bool) {
 	}
 	return nil, false
 }
+
+// PerCueText reports whether the rule with the given code judges each cue
+// by its text alone: its findings for cue i depend only on Cues[i].Text,
+// Cues[i].SourceLine, i and Params.Limit, never on times, styling,
+// placement, other cues or the track. A caller that checks a changed copy
+// of a track may then keep such a rule's findings for every cue whose
+// text and source line did not change, and check only the others.
+// Rules added to the catalogue are not per-cue-text unless listed here.
+func PerCueText(code string) bool {
+	switch code {
+	case CodeTooManyLines, CodeEmptyCue, CodeInvalidMarkup, CodeLineTooLong, CodeLineUnbalanced:
+		return true
+	}
+	return false
+}

@@ -34,3 +34,59 @@ func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
 // round1 rounds to one decimal, the precision rates are reported in.
 func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// batch hands out the pointer fields of findings (cue index, value,
+// limit) from shared blocks. On machine-made captions a rule can report
+// most cues; three small allocations per finding would cost more than
+// measuring the cue. Each finding still gets pointers of its own.
+type batch struct {
+	ints   []int
+	floats []float64
+}
+
+// batchMax is the largest block batch allocates; blocks start small so a
+// rule with a handful of findings keeps a handful of words.
+const batchMax = 1024
+
+func (b *batch) index(i int) *int {
+	if len(b.ints) == cap(b.ints) {
+		b.ints = make([]int, 0, min(max(2*cap(b.ints), 8), batchMax))
+	}
+	b.ints = append(b.ints, i)
+	return &b.ints[len(b.ints)-1]
+}
+
+func (b *batch) float(v float64) *float64 {
+	if len(b.floats) == cap(b.floats) {
+		b.floats = make([]float64, 0, min(max(2*cap(b.floats), 8), batchMax))
+	}
+	b.floats = append(b.floats, v)
+	return &b.floats[len(b.floats)-1]
+}
+
+// finding is [finding] with the index from the batch.
+func (b *batch) finding(code string, t *caption.Track, i int, msg string) caption.Diagnostic {
+	return caption.Diagnostic{Code: code, Line: t.Cues[i].SourceLine, CueIndex: b.index(i), Message: msg}
+}
+
+// measured is [measured] with the figures from the batch.
+func (b *batch) measured(d caption.Diagnostic, value, limit float64, unit string) caption.Diagnostic {
+	d.Value, d.Limit, d.Unit = b.float(value), b.float(limit), unit
+	return d
+}
+
+// withLimit is [withLimit] with the limit from the batch.
+func (b *batch) withLimit(d caption.Diagnostic, limit float64, unit string) caption.Diagnostic {
+	d.Limit, d.Unit = b.float(limit), unit
+	return d
+}
+
+// hit is a cue that failed a rule and the figure it failed with, kept by
+// a first pass so the findings slice is allocated once at its size.
+type hit struct {
+	i int
+	v float64
+}
+
+// appendRate appends "%.1f" of v, as fmt would write it.
+func appendRate(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'f', 1, 64) }

@@ -48,24 +48,47 @@ func (LineUnbalanced) Unit() string { return "" }
 
 // Check reports each two-line cue with a poor break.
 func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
-	var out []caption.Diagnostic
+	// On machine-made captions this rule can report one cue in five: a
+	// first pass keeps the failing cues (word: the weak last word; else the
+	// line lengths), then the findings are made at their final size.
+	type poorHit struct {
+		i      int
+		word   string
+		tc, bc int
+	}
+	var hits []poorHit
 	for i := range t.Cues {
 		top, bottom, ok := strings.Cut(t.Cues[i].Text, "\n")
 		if !ok || strings.IndexByte(bottom, '\n') >= 0 || isDialogueLine(bottom) {
 			continue
 		}
 		if w := lastWord(top); w != "" && weakLineEnd(w) {
-			// Concatenation, not fmt: on machine-made captions this rule
-			// can report one cue in ten.
-			msg := "the first line ends with " + strconv.Quote(w) + ", which belongs with the words after it; break the line before it"
-			out = append(out, finding(CodeLineUnbalanced, t, i, msg))
+			hits = append(hits, poorHit{i: i, word: w})
 			continue
 		}
 		if tc, bc := Characters(top), Characters(bottom); TopHeavy(tc, bc) {
-			msg := "the first line has " + strconv.Itoa(tc) + " characters and the second " + strconv.Itoa(bc) +
-				"; a bottom-heavy or equal split reads better"
-			out = append(out, finding(CodeLineUnbalanced, t, i, msg))
+			hits = append(hits, poorHit{i: i, tc: tc, bc: bc})
 		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]caption.Diagnostic, 0, len(hits))
+	var b batch
+	var buf []byte
+	for _, h := range hits {
+		if h.word != "" {
+			buf = append(buf[:0], "the first line ends with "...)
+			buf = strconv.AppendQuote(buf, h.word)
+			buf = append(buf, ", which belongs with the words after it; break the line before it"...)
+		} else {
+			buf = append(buf[:0], "the first line has "...)
+			buf = strconv.AppendInt(buf, int64(h.tc), 10)
+			buf = append(buf, " characters and the second "...)
+			buf = strconv.AppendInt(buf, int64(h.bc), 10)
+			buf = append(buf, "; a bottom-heavy or equal split reads better"...)
+		}
+		out = append(out, b.finding(CodeLineUnbalanced, t, h.i, string(buf)))
 	}
 	return out
 }

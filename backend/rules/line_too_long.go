@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -20,9 +20,11 @@ func (LineTooLong) Code() string { return CodeLineTooLong }
 // Unit returns "chars".
 func (LineTooLong) Unit() string { return UnitChars }
 
-// Check reports each cue with a line above p.Limit characters.
+// Check reports each cue with a line above p.Limit characters. As in
+// [PresentationRateHigh], a first pass keeps the failing cues.
 func (LineTooLong) Check(t *caption.Track, p Params) []caption.Diagnostic {
-	var out []caption.Diagnostic
+	type longHit struct{ i, longest, at, over int }
+	var hits []longHit
 	for i := range t.Cues {
 		text := t.Cues[i].Text
 		longest, at, over := 0, 0, 0
@@ -43,14 +45,31 @@ func (LineTooLong) Check(t *caption.Track, p Params) []caption.Diagnostic {
 			}
 			text = rest
 		}
-		if over == 0 {
-			continue
+		if over > 0 {
+			hits = append(hits, longHit{i, longest, at, over})
 		}
-		msg := fmt.Sprintf("line %d of the cue has %d characters, above the %s limit", at, longest, num(p.Limit))
-		if over > 1 {
-			msg += fmt.Sprintf(" (%d lines are too long)", over)
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	limit := num(p.Limit)
+	out := make([]caption.Diagnostic, 0, len(hits))
+	var b batch
+	var buf []byte
+	for _, h := range hits {
+		buf = append(buf[:0], "line "...)
+		buf = strconv.AppendInt(buf, int64(h.at), 10)
+		buf = append(buf, " of the cue has "...)
+		buf = strconv.AppendInt(buf, int64(h.longest), 10)
+		buf = append(buf, " characters, above the "...)
+		buf = append(buf, limit...)
+		buf = append(buf, " limit"...)
+		if h.over > 1 {
+			buf = append(buf, " ("...)
+			buf = strconv.AppendInt(buf, int64(h.over), 10)
+			buf = append(buf, " lines are too long)"...)
 		}
-		out = append(out, measured(finding(CodeLineTooLong, t, i, msg), float64(longest), p.Limit, UnitChars))
+		out = append(out, b.measured(b.finding(CodeLineTooLong, t, h.i, string(buf)), float64(h.longest), p.Limit, UnitChars))
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -22,13 +21,15 @@ func (PresentationRateHigh) Code() string { return CodePresentationRateHigh }
 func (PresentationRateHigh) Unit() string { return UnitWPM }
 
 // Check reports each cue presented faster than p.Limit words per minute.
+// Machine-made text can break the limit on most cues, so a first pass
+// keeps the failing cues and the findings are made at their final size,
+// their messages without fmt.
 func (PresentationRateHigh) Check(t *caption.Track, p Params) []caption.Diagnostic {
-	var out []caption.Diagnostic
+	var hits []hit
 	for i := range t.Cues {
 		wpm := WordsPerMinute(&t.Cues[i])
 		if math.IsInf(wpm, 1) {
-			msg := fmt.Sprintf("cue has words but no duration to read them in; the limit is %s words per minute", num(p.Limit))
-			out = append(out, withLimit(finding(CodePresentationRateHigh, t, i, msg), p.Limit, UnitWPM))
+			hits = append(hits, hit{i, wpm})
 			continue
 		}
 		// Below the limit by more than the rounding, no rounding is needed.
@@ -38,8 +39,27 @@ func (PresentationRateHigh) Check(t *caption.Track, p Params) []caption.Diagnost
 		if wpm = round1(wpm); wpm <= p.Limit {
 			continue
 		}
-		msg := fmt.Sprintf("presentation rate %.1f words per minute, above the %s limit", wpm, num(p.Limit))
-		out = append(out, measured(finding(CodePresentationRateHigh, t, i, msg), wpm, p.Limit, UnitWPM))
+		hits = append(hits, hit{i, wpm})
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	limit := num(p.Limit)
+	out := make([]caption.Diagnostic, 0, len(hits))
+	var b batch
+	var buf []byte
+	for _, h := range hits {
+		if math.IsInf(h.v, 1) {
+			msg := "cue has words but no duration to read them in; the limit is " + limit + " words per minute"
+			out = append(out, b.withLimit(b.finding(CodePresentationRateHigh, t, h.i, msg), p.Limit, UnitWPM))
+			continue
+		}
+		buf = append(buf[:0], "presentation rate "...)
+		buf = appendRate(buf, h.v)
+		buf = append(buf, " words per minute, above the "...)
+		buf = append(buf, limit...)
+		buf = append(buf, " limit"...)
+		out = append(out, b.measured(b.finding(CodePresentationRateHigh, t, h.i, string(buf)), h.v, p.Limit, UnitWPM))
 	}
 	return out
 }

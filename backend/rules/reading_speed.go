@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -24,13 +23,13 @@ func (ReadingSpeedHigh) Code() string { return CodeReadingSpeedHigh }
 func (ReadingSpeedHigh) Unit() string { return UnitCPS }
 
 // Check reports each cue read faster than p.Limit characters per second.
+// As in [PresentationRateHigh], a first pass keeps the failing cues.
 func (ReadingSpeedHigh) Check(t *caption.Track, p Params) []caption.Diagnostic {
-	var out []caption.Diagnostic
+	var hits []hit
 	for i := range t.Cues {
 		cps := CharactersPerSecond(&t.Cues[i])
 		if math.IsInf(cps, 1) {
-			msg := fmt.Sprintf("cue has text but no duration to read it in; the limit is %s characters per second", num(p.Limit))
-			out = append(out, withLimit(finding(CodeReadingSpeedHigh, t, i, msg), p.Limit, UnitCPS))
+			hits = append(hits, hit{i, cps})
 			continue
 		}
 		// Below the limit by more than the rounding, no rounding is needed.
@@ -40,8 +39,27 @@ func (ReadingSpeedHigh) Check(t *caption.Track, p Params) []caption.Diagnostic {
 		if cps = round1(cps); cps <= p.Limit {
 			continue
 		}
-		msg := fmt.Sprintf("reading speed %.1f characters per second, above the %s limit", cps, num(p.Limit))
-		out = append(out, measured(finding(CodeReadingSpeedHigh, t, i, msg), cps, p.Limit, UnitCPS))
+		hits = append(hits, hit{i, cps})
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	limit := num(p.Limit)
+	out := make([]caption.Diagnostic, 0, len(hits))
+	var b batch
+	var buf []byte
+	for _, h := range hits {
+		if math.IsInf(h.v, 1) {
+			msg := "cue has text but no duration to read it in; the limit is " + limit + " characters per second"
+			out = append(out, b.withLimit(b.finding(CodeReadingSpeedHigh, t, h.i, msg), p.Limit, UnitCPS))
+			continue
+		}
+		buf = append(buf[:0], "reading speed "...)
+		buf = appendRate(buf, h.v)
+		buf = append(buf, " characters per second, above the "...)
+		buf = append(buf, limit...)
+		buf = append(buf, " limit"...)
+		out = append(out, b.measured(b.finding(CodeReadingSpeedHigh, t, h.i, string(buf)), h.v, p.Limit, UnitCPS))
 	}
 	return out
 }

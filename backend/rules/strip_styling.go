@@ -44,14 +44,26 @@ func styleNames() [8]string {
 
 // Check reports each cue that carries styling.
 func (StripStyling) Check(t *caption.Track, _ Params) []caption.Diagnostic {
-	var out []caption.Diagnostic
+	// Styled cues are common: a first pass keeps them, so the findings
+	// are made at their final size, each message built in one buffer.
+	type styledHit struct {
+		i int
+		s styling
+	}
+	var hits []styledHit
 	for i := range t.Cues {
-		s := cueStyling(&t.Cues[i])
-		if s == 0 {
-			continue
+		if s := cueStyling(&t.Cues[i]); s != 0 {
+			hits = append(hits, styledHit{i, s})
 		}
-		// Styled cues are common, so the message is built in one buffer.
-		var buf [128]byte
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]caption.Diagnostic, 0, len(hits))
+	var b batch
+	var buf [128]byte
+	for _, h := range hits {
+		i, s := h.i, h.s
 		msg := append(buf[:0], "styling will be removed for this output: "...)
 		for k, name := range styleNames() {
 			if s&(1<<k) != 0 {
@@ -61,7 +73,7 @@ func (StripStyling) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 				msg = append(msg, name...)
 			}
 		}
-		out = append(out, finding(CodeStripStyling, t, i, string(msg)))
+		out = append(out, b.finding(CodeStripStyling, t, i, string(msg)))
 	}
 	return out
 }

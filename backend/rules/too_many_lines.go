@@ -1,7 +1,7 @@
 package rules
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -23,13 +23,14 @@ func (TooManyLines) Unit() string { return UnitLines }
 // Check reports each cue with more than p.Limit lines.
 func (TooManyLines) Check(t *caption.Track, p Params) []caption.Diagnostic {
 	var out []caption.Diagnostic
+	var b batch
 	for i := range t.Cues {
 		n := lineCount(t.Cues[i].Text)
 		if float64(n) <= p.Limit {
 			continue
 		}
-		msg := fmt.Sprintf("cue has %d lines, above the %s line limit", n, num(p.Limit))
-		out = append(out, measured(finding(CodeTooManyLines, t, i, msg), float64(n), p.Limit, UnitLines))
+		msg := "cue has " + strconv.Itoa(n) + " lines, above the " + num(p.Limit) + " line limit"
+		out = append(out, b.measured(b.finding(CodeTooManyLines, t, i, msg), float64(n), p.Limit, UnitLines))
 	}
 	return out
 }

@@ -35,6 +35,20 @@ type Catalogue struct {
 	Clauses []ClauseSpec `json:"clauses"`
 }
 
+// ReadsOutput reports whether grading against c looks at
+// [Input.Reparse]: a clause of the structure, colour, contrast, language,
+// sync or preservation kind, or of a kind this package does not know.
+// When it is false, Grade returns the same report with or without
+// Reparse, and a caller may skip reading its output back.
+func (c *Catalogue) ReadsOutput() bool {
+	for i := range c.Clauses {
+		if k, ok := kindOf(c.Clauses[i].Kind); !ok || k.readsOutput {
+			return true
+		}
+	}
+	return false
+}
+
 // ClauseSpec is one clause of a [Catalogue]: what it asks and how it is
 // graded.
 type ClauseSpec struct {

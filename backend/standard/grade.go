@@ -129,11 +129,21 @@ func gradeClause(cl *ClauseSpec, p *input) outcome {
 	}
 	var failed []caption.Diagnostic
 	for i := range cl.Checks {
-		failed = append(failed, runCheck(&cl.Checks[i], p.delivery)...)
+		ds := runCheck(&cl.Checks[i], p.delivery)
+		if failed == nil {
+			// The rule's slice is the clause's own: a clause of one check,
+			// the usual case, keeps it without a copy.
+			failed = ds
+			continue
+		}
+		failed = append(failed, ds...)
 	}
 	o := k.grade(cl, p)
 	if len(failed) > 0 {
-		o = outcome{status: StatusFail, findings: append(failed, o.findings...)}
+		if len(o.findings) > 0 {
+			failed = append(failed, o.findings...)
+		}
+		o = outcome{status: StatusFail, findings: failed}
 	}
 	if cl.NeverPass && o.status == StatusPass {
 		o.status, o.reason = StatusNotEvaluated, cl.Reason

@@ -55,6 +55,9 @@ type kindSpec struct {
 	grade       grader
 	needsLimit  bool
 	needsReason bool
+	// readsOutput: the grader looks at Input.Reparse (directly or as the
+	// output track), so the caller must read the delivery back for it.
+	readsOutput bool
 }
 
 // grader grades one clause from a prepared input. It returns a pass
@@ -71,19 +74,19 @@ func kindOf(name string) (kindSpec, bool) {
 	case KindManual:
 		return kindSpec{grade: gradeManual, needsReason: true}, true
 	case KindStructure:
-		return kindSpec{grade: gradeStructure}, true
+		return kindSpec{grade: gradeStructure, readsOutput: true}, true
 	case KindEquivalence:
 		return kindSpec{grade: gradeEquivalence, needsReason: true}, true
 	case KindColour:
-		return kindSpec{grade: gradeColour}, true
+		return kindSpec{grade: gradeColour, readsOutput: true}, true
 	case KindContrast:
-		return kindSpec{grade: gradeContrast, needsLimit: true}, true
+		return kindSpec{grade: gradeContrast, needsLimit: true, readsOutput: true}, true
 	case KindLanguage:
-		return kindSpec{grade: gradeLanguage}, true
+		return kindSpec{grade: gradeLanguage, readsOutput: true}, true
 	case KindSync:
-		return kindSpec{grade: gradeSync, needsLimit: true}, true
+		return kindSpec{grade: gradeSync, needsLimit: true, readsOutput: true}, true
 	case KindPreservation:
-		return kindSpec{grade: gradePreservation}, true
+		return kindSpec{grade: gradePreservation, readsOutput: true}, true
 	case KindAccuracy:
 		return kindSpec{grade: gradeAccuracy, needsReason: true}, true
 	case KindCompleteness:
