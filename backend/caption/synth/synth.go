@@ -17,11 +17,18 @@ var words = [...]string{
 	"here", "anymore", "listen", "tide", "turns", "in", "an", "hour", "what", "about",
 }
 
+// lineEnds is a read-only list of the content words a line ends on: an
+// editor never leaves "the" or "and" at the end of a line.
+var lineEnds = [...]string{
+	"harbour", "lights", "quay", "Marta", "morning", "station", "safe", "anymore", "tide", "hour",
+}
+
 // SRT returns an SRT file of n cues, about 105 bytes each: 40,000 cues make
-// the 4 MiB file the engine's benchmarks use. It reads like a real
-// programme: each cue stays up long enough for about 15 characters per
-// second, 200 ms apart; every seventh cue is italic and every eleventh has
-// two speakers. A few cues carry the problems QA exists for, at realistic
+// the 4 MiB file the engine's benchmarks use. It reads like an edited
+// programme: each cue stays up long enough for 11 to 15 characters per
+// second (13 on average, about 150 words a minute), 200 ms apart; lines end
+// on content words; every seventh cue is italic and every eleventh has two
+// speakers. A few cues carry the problems QA exists for, at realistic
 // rates: every 50th reads too fast (25 cps) and every 97th overlaps the
 // next cue by 300 ms.
 func SRT(n int) []byte {
@@ -36,13 +43,14 @@ func SRT(n int) []byte {
 	}
 	line := func(b []byte, width int) []byte {
 		start := len(b)
-		for len(b)-start < width {
+		for len(b)-start < width-4 {
 			if len(b) > start {
 				b = append(b, ' ')
 			}
 			b = append(b, words[next()]...)
 		}
-		return b
+		b = append(b, ' ')
+		return append(b, lineEnds[next()%len(lineEnds)]...)
 	}
 	var start int64
 	var text []byte
@@ -65,7 +73,7 @@ func SRT(n int) []byte {
 			text = append(text, '\n')
 			text = line(text, 26)
 		}
-		cps := int64(15)
+		cps := int64(11 + i%5)
 		if i%50 == 49 {
 			cps = 25
 		}
