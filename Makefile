@@ -6,21 +6,28 @@ export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 GO ?= go
 BIN := build/bin/captionqa
 
-# Debian packages the tests and the app need at run time. The list grows with
-# the product (ffmpeg, tesseract, chromium); `deps` installs only what is absent.
-DEB_PACKAGES := ca-certificates git jq
+# Debian packages the build, the tests and the app need: chromium for the
+# browser tests; GTK and WebKitGTK 4.1 (and Xvfb, xdotool, ImageMagick for
+# the smoke test) for the desktop window. `deps` installs only what is absent.
+DEB_PACKAGES := ca-certificates curl git jq chromium \
+	build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick
+
+DESKTOP_BIN  := build/bin/captionqa-desktop
+DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
 FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix
 
-.PHONY: all deps deps-debian deps-go ui build run test vet fmt-check fuzz bench help
+.PHONY: all deps deps-debian deps-go ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
 all: build
 
 help:
 	@echo "make run     install what is missing, build, start captionqa"
 	@echo "make test    install what is missing, run every test"
-	@echo "make build   build $(BIN) (pure Go, CGO_ENABLED=0)"
+	@echo "make build   build the UI and $(BIN) (pure Go, CGO_ENABLED=0)"
+	@echo "make desktop build the desktop window, $(DESKTOP_BIN) (GTK, WebKitGTK 4.1)"
+	@echo "make desktop-run  build and open the desktop window"
 	@echo "make fuzz    run every parser's fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench   run the speed and memory benchmarks, with the go-astisub comparison"
 
@@ -39,14 +46,32 @@ deps-go:
 	@$(GO) mod download
 	@cd bench && $(GO) mod download
 
-build: deps
+# ui bundles frontend/src into frontend/dist with esbuild's Go API (no npm);
+# the binary embeds the result.
+ui: deps
+	$(GO) run ./frontend/bundle
+
+build: ui
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
 
 run: build
 	./$(BIN) $(ARGS)
 
+# The desktop window: the same binary with Wails, GTK and WebKitGTK 4.1.
+desktop: ui
+	$(GO) build -trimpath -tags $(DESKTOP_TAGS) -o $(DESKTOP_BIN) .
+
+desktop-run: desktop
+	./$(DESKTOP_BIN) desktop $(ARGS)
+
+# desktop-smoke opens the window under Xvfb, acts in it with the keyboard,
+# checks the effect through the API and keeps a screenshot in build/bin/.
+desktop-smoke: deps
+	build/desktop-smoke.sh
+
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags $(DESKTOP_TAGS) ./app/ .
 	cd bench && $(GO) vet ./...
 
 fmt-check:
@@ -54,12 +79,14 @@ fmt-check:
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 # test: vet, gofmt, every test with -race (unit, golden, fuzz seeds, the
-# conformance suites on ../shared/corpus, the architecture rules), the
-# headless build without cgo, and one pass of every benchmark so they stay
-# runnable.
-test: deps fmt-check vet
+# conformance suites on ../shared/corpus, the architecture rules, the API on
+# real SQLite over loopback, the browser tests in Debian's chromium), the
+# headless build without cgo, the desktop window's smoke test under Xvfb,
+# and one pass of every benchmark so they stay runnable.
+test: ui fmt-check vet
 	$(GO) test -race -count=1 ./...
 	CGO_ENABLED=0 $(GO) build -o /dev/null .
+	build/desktop-smoke.sh
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
 	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
 

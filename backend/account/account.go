@@ -1,6 +1,8 @@
 // Package account holds accounts, their tier and entitlements, and their
 // API keys: minting (the secret is shown once, only a hash is kept),
-// masking, scopes, expiry, revocation, and authenticating a Bearer secret.
+// masking, scopes, expiry, revocation, and authenticating a Bearer secret;
+// and dashboard passwords (argon2id) and cookie sessions with their CSRF
+// token.
 // It knows nothing of HTTP or SQL; it declares the [Store] it needs.
 package account
 
@@ -109,6 +111,22 @@ type Principal struct {
 	// Key is nil for a dashboard session (cookie), which carries every
 	// scope of its account.
 	Key *Key
+}
+
+// Session is a dashboard sign-in: the browser holds its token in a
+// cookie, the store only the token's SHA-256. Mutating requests made with
+// it must carry CSRFToken (spec 5.1 rule 3: the dashboard manages keys
+// through the session; integrations use Bearer keys only).
+type Session struct {
+	ID        string // uuid
+	AccountID string
+	// Email is the account's, for display.
+	Email string
+	// CSRFToken must accompany every mutating request of the session.
+	CSRFToken string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Revoked   bool
 }
 
 // NewAccount is the input of Service.CreateAccount.

@@ -8,6 +8,7 @@ import (
 const (
 	DefaultKeyTTL      = 90 * 24 * time.Hour
 	DefaultProDailyCap = 1000
+	DefaultSessionTTL  = 12 * time.Hour
 )
 
 // Options configure a [Service]. Zero fields take their defaults.
@@ -21,25 +22,34 @@ type Options struct {
 	// one; default [DefaultProDailyCap]. Values outside 1 to
 	// [MaxProDailyCap] take the default.
 	ProDailyCap int
+	// SessionTTL is the lifetime of a dashboard session from sign-in (not
+	// sliding); default [DefaultSessionTTL] (12 hours).
+	SessionTTL time.Duration
 }
 
-// Service manages accounts and API keys and authenticates Bearer secrets.
+// Service manages accounts, API keys, passwords and dashboard sessions,
+// and authenticates Bearer secrets and session tokens.
 // It is safe for concurrent use.
 type Service struct {
-	store  Store
-	now    func() time.Time
-	keyTTL time.Duration
-	proCap int
+	store   Store
+	now     func() time.Time
+	keyTTL  time.Duration
+	proCap  int
+	sessTTL time.Duration
 }
 
 // NewService returns a [Service] over store.
 func NewService(store Store, opts Options) *Service {
-	s := &Service{store: store, now: opts.Now, keyTTL: opts.DefaultKeyTTL, proCap: opts.ProDailyCap}
+	s := &Service{store: store, now: opts.Now, keyTTL: opts.DefaultKeyTTL, proCap: opts.ProDailyCap,
+		sessTTL: opts.SessionTTL}
 	if s.now == nil {
 		s.now = time.Now
 	}
 	if s.keyTTL <= 0 {
 		s.keyTTL = DefaultKeyTTL
+	}
+	if s.sessTTL <= 0 {
+		s.sessTTL = DefaultSessionTTL
 	}
 	if s.proCap < 1 || s.proCap > MaxProDailyCap {
 		s.proCap = DefaultProDailyCap

@@ -47,4 +47,26 @@ type Store interface {
 	RevokeKey(ctx context.Context, accountID, keyID string, at time.Time) error
 	// TouchKey records at as the key's last use.
 	TouchKey(ctx context.Context, keyID string, at time.Time) error
+
+	// SetPasswordHash stores the password hash (a PHC string) of the
+	// account with this (normalised) email and revokes the account's
+	// sessions, in one transaction. It returns [apperr.NotFound] if no
+	// account has the email.
+	SetPasswordHash(ctx context.Context, email, hash string) (*Account, error)
+	// PasswordHash returns the account with this (normalised) email and
+	// its password hash, "" when none is set. It returns
+	// [apperr.NotFound] if no account has the email.
+	PasswordHash(ctx context.Context, email string) (*Account, string, error)
+	// CreateSession inserts s with the SHA-256 hash of its token. It
+	// returns [apperr.NotFound] if s.AccountID names no account.
+	CreateSession(ctx context.Context, s *Session, tokenHash []byte) error
+	// SessionByTokenHash returns the session (revoked and expired ones
+	// included) with its account's email, or [apperr.NotFound].
+	SessionByTokenHash(ctx context.Context, tokenHash []byte) (*Session, error)
+	// RevokeSession marks the session with this token hash revoked; an
+	// unknown hash is not an error.
+	RevokeSession(ctx context.Context, tokenHash []byte) error
+	// DeleteSessionsBefore deletes the sessions that expired before at
+	// (and revoked ones created before it).
+	DeleteSessionsBefore(ctx context.Context, at time.Time) error
 }

@@ -15,6 +15,7 @@ func runAccount(ctx context.Context, args []string, env Env) int {
 		{"create", accountCreateUsage, runAccountCreate},
 		{"list", "[--data DIR] [--json]", runAccountList},
 		{"set", accountSetUsage, runAccountSet},
+		{"set-password", accountSetPasswordUsage, runAccountSetPassword},
 	}, args, env)
 }
 

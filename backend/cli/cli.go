@@ -37,7 +37,7 @@ func commands() []command {
 		{"convert", "convert a caption file between formats", runConvert},
 		{"process", "check a caption file (or a folder) for delivery to a platform", runProcess},
 		{"serve", "run the localhost HTTP API (headless)", runServe},
-		{"account", "manage accounts: create, list, set", runAccount},
+		{"account", "manage accounts: create, list, set, set-password", runAccount},
 		{"key", "manage API keys: create, list, revoke", runKey},
 	}
 }

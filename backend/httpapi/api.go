@@ -1,7 +1,9 @@
 // Package httpapi is the HTTP adapter of CaptionQA: the echo v4 router of
 // the localhost v1 API (spec part 4), its middleware (request ids, logs,
 // size guard, Bearer authentication, scopes, entitlements, burst limits),
-// the homepage converter with its browser guards, and the one table that
+// the homepage converter with its browser guards, dashboard sessions
+// (cookie and CSRF token), the desktop window's trusted path and the
+// DNS-rebinding Host check, the browser UI, and the one table that
 // maps [apperr.Kind] to an HTTP status. Handlers are thin: they bind input,
 // call one service method and render a wire type from a dto_*.go file.
 // It knows nothing of SQL: the composition root (package server) hands it
@@ -11,6 +13,7 @@ package httpapi
 import (
 	"context"
 	"crypto/rand"
+	"io/fs"
 	"log/slog"
 	"time"
 
@@ -57,6 +60,21 @@ type Options struct {
 	// CSRFKey signs the homepage converter's CSRF tokens; nil draws a
 	// random key, so tokens die with the process.
 	CSRFKey []byte
+	// LoginLimit limits sign-in attempts (POST /api/session) per client
+	// address through its burst limiter ([quota.Service.Allow] with the
+	// key "login:" + address); nil uses Quota's.
+	LoginLimit *quota.Service
+	// OwnerAccountID is the account a request through [TrustLocal] (the
+	// desktop window) acts as; empty refuses such requests 401.
+	OwnerAccountID string
+	// AllowedHosts are Host names accepted besides the loopback names
+	// (localhost, 127.0.0.1, ::1), such as the configured listen host.
+	// Any other Host is refused 403 (DNS-rebinding guard).
+	AllowedHosts []string
+	// UI is the built browser UI (index.html and its assets), served at /
+	// and every path no route claims; nil, or no index.html, serves a
+	// plain "UI not built" page.
+	UI fs.FS
 }
 
 // handler holds what the handlers share.
@@ -71,6 +89,10 @@ type handler struct {
 	maxRequest int64
 	anonCap    int
 	csrf       csrfSigner
+	loginLimit *quota.Service
+	ownerID    string
+	hosts      map[string]bool
+	ui         fs.FS
 }
 
 // New returns the API's router. It panics if a required service is nil:
@@ -83,6 +105,10 @@ func New(opts Options) *echo.Echo {
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
+		loginLimit: opts.LoginLimit, ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
+	}
+	if h.loginLimit == nil {
+		h.loginLimit = opts.Quota
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)

@@ -11,17 +11,21 @@ import (
 
 const ctxPrincipal = "captionqa.principal"
 
-// authenticate resolves the Bearer key (spec 5.1): 401 unauthorized when
-// it is missing or unknown, api_key_revoked or api_key_expired from the
-// account service, and 403 forbidden (missingFeature API_V1) when the
-// account's v1 API is disabled.
+// authenticate resolves who a v1 request acts for (spec 5.1), in this
+// order:
+//  1. the desktop window (a request through [TrustLocal]): the owner, with
+//     every scope;
+//  2. an Authorization header: the Bearer key, as integrations send it;
+//  3. the dashboard session cookie ([SessionCookie]), with every scope of
+//     its account; a mutating method must carry the session's CSRF token
+//     in [CSRFHeader] (403 forbidden, details.reason "csrf").
+//
+// Failures: 401 unauthorized when nothing valid is sent, api_key_revoked
+// or api_key_expired for keys, and 403 forbidden (missingFeature API_V1)
+// when the account's v1 API is disabled.
 func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		secret, ok := bearer(c.Request().Header.Get(echo.HeaderAuthorization))
-		if !ok {
-			return apperr.New(apperr.Unauthorized, "missing Bearer token: send Authorization: Bearer <API_KEY>")
-		}
-		p, err := h.accounts.Authenticate(c.Request().Context(), secret)
+		p, err := h.principal(c)
 		if err != nil {
 			return err
 		}
@@ -32,6 +36,23 @@ func (h *handler) authenticate(next echo.HandlerFunc) echo.HandlerFunc {
 		c.Set(ctxPrincipal, p)
 		return next(c)
 	}
+}
+
+func (h *handler) principal(c echo.Context) (*account.Principal, error) {
+	if isTrusted(c) {
+		return h.ownerPrincipal(c)
+	}
+	header := c.Request().Header.Get(echo.HeaderAuthorization)
+	if header == "" {
+		if cookie, err := c.Cookie(SessionCookie); err == nil {
+			return h.sessionPrincipal(c, cookie.Value)
+		}
+	}
+	secret, ok := bearer(header)
+	if !ok {
+		return nil, apperr.New(apperr.Unauthorized, "missing Bearer token: send Authorization: Bearer <API_KEY>")
+	}
+	return h.accounts.Authenticate(c.Request().Context(), secret)
 }
 
 // bearer returns the token of an "Authorization: Bearer <token>" header.

@@ -19,7 +19,8 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 		{"PUT", "/api/v1/me"},         // wrong method
 		{"GET", "/api/v1/process"},    // wrong method
 		{"PATCH", "/api/v1/api-keys"}, // wrong method
-		{"GET", "/nothing/here"},
+		{"GET", "/api/nothing/here"},  // never the UI's fallback
+		{"POST", "/nothing/here"},     // the UI answers GET and HEAD only
 	} {
 		r := ts.do(request{method: c.method, path: c.path, secret: pro, raw: true})
 		e := wantError(t, r, 404, "not_found")

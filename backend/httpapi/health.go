@@ -36,16 +36,3 @@ func (h *handler) openAPI(c echo.Context) error {
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, h.openapi)
 }
-
-// home is the plain page of a build without the UI.
-func (h *handler) home(c echo.Context) error {
-	return c.HTML(http.StatusOK, homePage)
-}
-
-const homePage = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>CaptionQA</title></head>
-<body><h1>CaptionQA</h1>
-<p>The caption QA service is running. The v1 API lives under <code>/api/v1</code>;
-its contract is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p>
-<p>The UI is not built into this binary.</p></body></html>
-`

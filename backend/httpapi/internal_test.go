@@ -33,7 +33,7 @@ func TestPanicIsInternalError(t *testing.T) {
 		Ready:    func(context.Context) error { panic("disk on fire at /secret/path") },
 	})
 	rec := httptest.NewRecorder()
-	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/readyz", nil))
+	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://localhost/readyz", nil))
 	var env apperr.Envelope
 	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
 		t.Fatal(err)

@@ -126,7 +126,7 @@ func TestDeclaredLengthRefusedBeforeBody(t *testing.T) {
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
-	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"+
+	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"+
 		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", pro, 4_456_449)
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {

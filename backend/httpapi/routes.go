@@ -28,7 +28,7 @@ func needAny(scope string, anyOf ...string) access { return access{scope: scope,
 // the scope and entitlement of each row are those of spec part 5.2.
 func (h *handler) routes(e *echo.Echo) {
 	e.Pre(h.requestID)
-	e.Use(h.accessLog, h.recoverPanic, h.rejectKeyInQuery)
+	e.Use(h.accessLog, h.recoverPanic, h.hostGuard, h.rejectKeyInQuery)
 
 	const (
 		pro      = account.FeatureProWorkspace
@@ -78,7 +78,17 @@ func (h *handler) routes(e *echo.Echo) {
 	e.GET("/api/csrf", h.csrfToken)
 	e.POST("/api/process", h.homepageProcess, h.browserOnly, h.sizeGuard(h.maxRequest))
 
+	// Dashboard sessions of the browser UI (not part of the v1 contract).
+	e.POST("/api/session", h.login, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))
+	e.GET("/api/session", h.session)
+	e.DELETE("/api/session", h.logout, sameOriginOnly)
+
 	e.GET("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
-	e.GET("/", h.home)
+
+	// The UI: every other GET path, with the single-page app's fallback.
+	for _, p := range []string{"/", "/*"} {
+		e.GET(p, h.serveUI)
+		e.HEAD(p, h.serveUI)
+	}
 }

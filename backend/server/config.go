@@ -1,15 +1,20 @@
 // Package server is CaptionQA's composition root: it opens the SQLite
 // database in the data folder, builds the services (account, quota,
 // engine), creates the owner account on first start, wires them into the
-// HTTP API and runs the listener with a graceful shutdown. Nothing else
-// knows how the pieces fit.
+// HTTP API (the TCP listener's [Server.Handler], guarded by a Host check,
+// and the desktop window's trusted [Server.DesktopHandler]) and runs the
+// listener with a graceful shutdown. Nothing else knows how the pieces
+// fit.
 package server
 
 import (
 	"errors"
+	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
@@ -25,6 +30,10 @@ const (
 	DefaultOwnerEmail = "owner@localhost"
 	// DBFile is the database's name inside the data folder.
 	DBFile = "captionqa.db"
+	// DefaultLoginPerSecond and DefaultLoginBurst limit sign-in attempts
+	// per client address: ten at once, then one every five seconds.
+	DefaultLoginPerSecond = 0.2
+	DefaultLoginBurst     = 10
 )
 
 // Config is everything the server needs; [DefaultConfig] fills it, flags
@@ -63,6 +72,19 @@ type Config struct {
 	// second sustained, bursts of 20).
 	BurstPerSecond float64
 	Burst          int
+	// LoginPerSecond and LoginBurst limit sign-in attempts per client
+	// address (default one every 5 s sustained, bursts of 10).
+	LoginPerSecond float64
+	LoginBurst     int
+	// SessionTTL is the lifetime of a dashboard session (default 12 h).
+	SessionTTL time.Duration
+	// AllowedHosts are Host names the TCP listener accepts besides the
+	// loopback names and the host of Addr, such as the appliance's
+	// name on the LAN. Any other Host gets 403 (DNS-rebinding guard).
+	AllowedHosts []string
+	// UI is the browser UI served at /; nil is the embedded build
+	// (frontend.Dist). Tests put an fstest.MapFS here.
+	UI fs.FS
 	// ShutdownTimeout bounds the graceful shutdown (default 10 s).
 	ShutdownTimeout time.Duration
 
@@ -86,6 +108,9 @@ func DefaultConfig() Config {
 		DefaultKeyTTL:   account.DefaultKeyTTL,
 		BurstPerSecond:  quota.DefaultBurstPerSecond,
 		Burst:           quota.DefaultBurst,
+		LoginPerSecond:  DefaultLoginPerSecond,
+		LoginBurst:      DefaultLoginBurst,
+		SessionTTL:      account.DefaultSessionTTL,
 		ShutdownTimeout: 10 * time.Second,
 	}
 }
@@ -115,4 +140,17 @@ func (c *Config) logger() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return c.Logger
+}
+
+// allowedHosts returns the Host names the listener accepts besides the
+// loopback names: the host of Addr, unless it is a wildcard, and
+// AllowedHosts.
+func (c *Config) allowedHosts() []string {
+	hosts := slices.Clone(c.AllowedHosts)
+	if host, _, err := net.SplitHostPort(c.Addr); err == nil && host != "" {
+		if ip := net.ParseIP(host); ip == nil || !ip.IsUnspecified() {
+			hosts = append(hosts, host)
+		}
+	}
+	return hosts
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/frontend"
 )
 
 // Server is the headless CaptionQA service. Use [New], then
@@ -88,17 +89,35 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if created {
 		s.log.Info("created the owner account", "email", owner.Email)
 	}
+	ui := s.cfg.UI
+	if ui == nil {
+		ui = frontend.Dist()
+	}
 	s.router = httpapi.New(httpapi.Options{
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ping, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
+		LoginLimit: newLoginLimit(s.db, &s.cfg), OwnerAccountID: owner.ID,
+		AllowedHosts: s.cfg.allowedHosts(), UI: ui,
 	})
 	return nil
 }
 
-// Handler returns the HTTP handler of every route (an *echo.Echo); valid
-// after Open.
+// Handler returns the HTTP handler of every route (an *echo.Echo) as the
+// TCP listener serves it: callers authenticate with a Bearer key or a
+// dashboard session, and only loopback Host names (plus the configured
+// ones) are accepted. Valid after Open.
 func (s *Server) Handler() http.Handler { return s.router }
+
+// DesktopHandler returns the handler for the desktop window, which the
+// Wails asset server calls in-process (Host "wails", no network): the
+// same router as [Server.Handler] wrapped by [httpapi.TrustLocal], so
+// every request through it acts as the local owner (the oldest account,
+// see [account.Service.EnsureOwner]) with every scope, without a key,
+// cookie or CSRF token, and skips the Host check. Entitlements still
+// apply. Hand it only to Wails (options.App AssetServer Handler), never
+// to a listener. Valid after Open.
+func (s *Server) DesktopHandler() http.Handler { return httpapi.TrustLocal(s.router) }
 
 // Accounts returns the account service; valid after Open.
 func (s *Server) Accounts() *account.Service { return s.accounts }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,5 +118,60 @@ func TestDefaultDataDir(t *testing.T) {
 	t.Setenv("HOME", "/home/ann")
 	if d, _ := server.DefaultDataDir(); d != "/home/ann/.local/share/captionqa" {
 		t.Errorf("without: %s", d)
+	}
+}
+
+// TestListenerHostCheck: the listener accepts the loopback names and the
+// host of its configured address, and refuses any other Host; the
+// desktop handler acts as the owner with no credential at all.
+func TestListenerHostCheck(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t, t.TempDir())
+	cfg.Addr = "127.0.0.2:0"
+	srv := server.New(cfg)
+	ctx := context.Background()
+	if err := srv.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if err := srv.Listen(); err != nil {
+		t.Skipf("cannot listen on 127.0.0.2: %v", err)
+	}
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() { _ = srv.Serve(sctx) }()
+	port := srv.URL()[strings.LastIndex(srv.URL(), ":")+1:]
+	for host, want := range map[string]int{
+		"127.0.0.2:" + port: 200, "localhost:" + port: 200, "127.0.0.1": 200,
+		"evil.example:" + port: 403, "127.0.0.3:" + port: 403,
+	} {
+		req, _ := http.NewRequest("GET", srv.URL()+"/healthz", nil)
+		req.Host = host
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Errorf("Host %s: %d, want %d", host, res.StatusCode, want)
+		}
+	}
+
+	res, err := http.Get(srv.URL() + "/api/v1/me")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 {
+		t.Errorf("listener /me without a key: %d, want 401", res.StatusCode)
+	}
+	rec := httptest.NewRecorder()
+	srv.DesktopHandler().ServeHTTP(rec, httptest.NewRequest("GET", "http://wails/api/v1/me", nil))
+	var me struct {
+		Email string `json:"email"`
+	}
+	_ = json.Unmarshal(rec.Body.Bytes(), &me)
+	if rec.Code != 200 || me.Email != "boss@example.com" {
+		t.Errorf("desktop /me: %d %s", rec.Code, rec.Body)
 	}
 }

@@ -29,12 +29,25 @@ func openDB(ctx context.Context, dir string, cfg *Config) (*sqlite.DB, error) {
 
 func newAccounts(db *sqlite.DB, cfg *Config) *account.Service {
 	return account.NewService(db.Accounts(), account.Options{
-		Now: cfg.Now, DefaultKeyTTL: cfg.DefaultKeyTTL, ProDailyCap: cfg.ProDailyCap})
+		Now: cfg.Now, DefaultKeyTTL: cfg.DefaultKeyTTL, ProDailyCap: cfg.ProDailyCap, SessionTTL: cfg.SessionTTL})
 }
 
 func newQuota(db *sqlite.DB, cfg *Config) *quota.Service {
 	return quota.NewService(db.Quotas(), quota.Options{
 		Now: cfg.Now, BurstPerSecond: cfg.BurstPerSecond, Burst: cfg.Burst})
+}
+
+// newLoginLimit returns the burst limiter of sign-in attempts, stricter
+// than the per-key one.
+func newLoginLimit(db *sqlite.DB, cfg *Config) *quota.Service {
+	perSecond, burst := cfg.LoginPerSecond, cfg.LoginBurst
+	if perSecond <= 0 {
+		perSecond = DefaultLoginPerSecond
+	}
+	if burst < 1 {
+		burst = DefaultLoginBurst
+	}
+	return quota.NewService(db.Quotas(), quota.Options{Now: cfg.Now, BurstPerSecond: perSecond, Burst: burst})
 }
 
 // Admin is what the admin commands need: the account and quota services

@@ -1,10 +1,7 @@
 package ass
 
 import (
-	"bytes"
 	"encoding/json"
-	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -12,42 +9,20 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/caption"
-	"github.com/captionqa/captionqa/backend/internal/corpus"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
-// parseFile parses a corpus file, failing on an I/O error and checking the
-// invariants and the time it took.
-func parseFile(t *testing.T, path string) (*caption.Track, []caption.Diagnostic) {
+// parseFile parses a corpus file (slash separated), failing on an I/O
+// error and checking the invariants and the time it took.
+func parseFile(t *testing.T, rel string) (*caption.Track, []caption.Diagnostic) {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The budget is one second. The race detector's instrumentation and a
-	// busy test machine are not the reader's cost, so it is widened under
-	// -race and the best of three runs counts.
-	budget := time.Second
-	if raceEnabled {
-		budget *= 10
-	}
-	var (
-		track *caption.Track
-		diags []caption.Diagnostic
-		best  time.Duration
-	)
-	for run := 0; run < 3 && (run == 0 || best > budget); run++ {
-		begin := time.Now()
-		track, diags, err = Parse(bytes.NewReader(src))
-		if err != nil {
-			t.Fatalf("Parse: %v", err)
-		}
-		if d := time.Since(begin); run == 0 || d < best {
-			best = d
-		}
-	}
-	if best > budget {
-		t.Errorf("parsing %d bytes took %v; want under %v", len(src), best, budget)
-	}
+	return parseWithin(t, golden.ReadCorpus(t, rel))
+}
+
+// parseWithin parses src in under a second and checks the invariants.
+func parseWithin(t *testing.T, src []byte) (*caption.Track, []caption.Diagnostic) {
+	t.Helper()
+	track, diags := golden.ParseWithin(t, Parse, src, time.Second)
 	checkInvariants(t, track, diags)
 	return track, diags
 }
@@ -56,21 +31,12 @@ func parseFile(t *testing.T, path string) (*caption.Track, []caption.Diagnostic)
 // may panic or be slow, and a file with Dialogue lines must yield cues.
 func TestCorpusAll(t *testing.T) {
 	t.Parallel()
-	files := corpus.Glob(t, ".", ".ass", ".ssa")
-	if len(files) == 0 {
-		t.Fatal("the corpus has no .ass or .ssa files")
-	}
-	for _, path := range files {
-		rel, _ := filepath.Rel(corpus.Dir(t), path)
-		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
-			t.Parallel()
-			track, diags := parseFile(t, path)
-			src, _ := os.ReadFile(path)
-			if hasDialogue(src) && len(track.Cues) == 0 {
-				t.Errorf("the file has Dialogue lines but gave no cues; diagnostics:\n%s", formatDiags(diags))
-			}
-		})
-	}
+	golden.Corpus(t, func(t *testing.T, c golden.Case) {
+		track, diags := parseWithin(t, c.Input)
+		if hasDialogue(c.Input) && len(track.Cues) == 0 {
+			t.Errorf("the file has Dialogue lines but gave no cues; diagnostics:\n%s", golden.DiagLines(diags))
+		}
+	}, ".ass", ".ssa")
 }
 
 func hasDialogue(src []byte) bool {
@@ -82,21 +48,6 @@ func hasDialogue(src []byte) bool {
 	return false
 }
 
-// astisubManifest is the part of go-astisub/MANIFEST.json this test reads.
-type astisubManifest struct {
-	Groups map[string]struct {
-		Expect []struct {
-			Input  string `json:"input"`
-			Parses *bool  `json:"parses"`
-			Cues   []struct {
-				Start float64  `json:"start"`
-				End   float64  `json:"end"`
-				Lines []string `json:"lines"`
-			} `json:"cues"`
-		} `json:"expect"`
-	} `json:"groups"`
-}
-
 // TestCorpusAstisub checks the cue times and lines go-astisub's tests
 // assert for its SSA inputs. Our reader agrees with go-astisub on all of
 // them, including \n as a line break, because both inputs are SSA v4.00
@@ -104,53 +55,41 @@ type astisubManifest struct {
 // we would read \n as a space where go-astisub breaks the line.
 func TestCorpusAstisub(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(corpus.Path(t, "go-astisub/MANIFEST.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m astisubManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
 	checked := 0
-	for _, g := range m.Groups {
-		for _, e := range g.Expect {
-			ext := strings.ToLower(filepath.Ext(e.Input))
-			if (ext != ".ssa" && ext != ".ass") || e.Cues == nil {
-				continue
-			}
-			checked++
-			t.Run(e.Input, func(t *testing.T) {
-				t.Parallel()
-				track, _ := parseFile(t, corpus.Path(t, "go-astisub/testdata/"+e.Input))
-				if len(track.Cues) != len(e.Cues) {
-					t.Fatalf("got %d cues, want %d", len(track.Cues), len(e.Cues))
-				}
-				for i, want := range e.Cues {
-					got := track.Cues[i]
-					ws, we := secondsToMs(want.Start), secondsToMs(want.End)
-					if got.StartMs != ws || got.EndMs != we {
-						t.Errorf("cue %d: times %d..%d, want %d..%d", i, got.StartMs, got.EndMs, ws, we)
-					}
-					if lines := got.Lines(); !reflect.DeepEqual(lines, want.Lines) {
-						t.Errorf("cue %d: lines %q, want %q", i, lines, want.Lines)
-					}
-				}
-			})
+	for _, e := range golden.Astisub(t) {
+		ext := strings.ToLower(filepath.Ext(e.Input))
+		if (ext != ".ssa" && ext != ".ass") || e.Cues == nil {
+			continue
 		}
+		checked++
+		t.Run(e.Input, func(t *testing.T) {
+			t.Parallel()
+			track, _ := parseFile(t, "go-astisub/testdata/"+e.Input)
+			if len(track.Cues) != len(e.Cues) {
+				t.Fatalf("got %d cues, want %d", len(track.Cues), len(e.Cues))
+			}
+			for i, want := range e.Cues {
+				got := track.Cues[i]
+				ws, we := want.StartMs(), want.EndMs()
+				if got.StartMs != ws || got.EndMs != we {
+					t.Errorf("cue %d: times %d..%d, want %d..%d", i, got.StartMs, got.EndMs, ws, we)
+				}
+				if lines := got.Lines(); !reflect.DeepEqual(lines, want.Lines) {
+					t.Errorf("cue %d: lines %q, want %q", i, lines, want.Lines)
+				}
+			}
+		})
 	}
 	if checked == 0 {
 		t.Fatal("the manifest lists no SSA inputs with cues")
 	}
 }
 
-func secondsToMs(s float64) int64 { return int64(math.Round(s * 1000)) }
-
 // TestCorpusAstisubDetails checks what the manifest's note says about
 // example-in.ssa beyond cue times and text.
 func TestCorpusAstisubDetails(t *testing.T) {
 	t.Parallel()
-	track, diags := parseFile(t, corpus.Path(t, "go-astisub/testdata/example-in.ssa"))
+	track, diags := parseFile(t, "go-astisub/testdata/example-in.ssa")
 	var styles []string
 	for _, c := range track.Cues {
 		styles = append(styles, c.Style)
@@ -188,7 +127,7 @@ func TestCorpusAstisubDetails(t *testing.T) {
 		}
 	}
 	if unknown != 4 {
-		t.Errorf("got %d malformed_block diagnostics, want 4:\n%s", unknown, formatDiags(diags))
+		t.Errorf("got %d malformed_block diagnostics, want 4:\n%s", unknown, golden.DiagLines(diags))
 	}
 }
 
@@ -217,7 +156,7 @@ func TestCorpusPysubs2(t *testing.T) {
 		for _, name := range tt.files {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				track, diags := parseFile(t, corpus.Path(t, dir+name))
+				track, diags := parseFile(t, dir+name)
 				for i := range track.Cues {
 					track.Cues[i].SourceLine = 0
 				}
@@ -238,9 +177,9 @@ func TestCorpusPysubs2(t *testing.T) {
 // ttml_example2.ttml: ten cues in Default style, \N breaks kept.
 func TestCorpusPysubs2TTML(t *testing.T) {
 	t.Parallel()
-	track, diags := parseFile(t, corpus.Path(t, "pysubs2/tests/data/ttml_example2.ass"))
+	track, diags := parseFile(t, "pysubs2/tests/data/ttml_example2.ass")
 	if len(diags) != 0 {
-		t.Errorf("diagnostics:\n%s", formatDiags(diags))
+		t.Errorf("diagnostics:\n%s", golden.DiagLines(diags))
 	}
 	if len(track.Cues) != 10 {
 		t.Fatalf("got %d cues, want 10", len(track.Cues))
@@ -270,7 +209,7 @@ func TestCorpusPysubs2TTML(t *testing.T) {
 // we read a space. (The manifest asserts no cues for this file.)
 func TestCorpusAstisubV4Plus(t *testing.T) {
 	t.Parallel()
-	track, _ := parseFile(t, corpus.Path(t, "go-astisub/testdata/example-out-v4plus.ssa"))
+	track, _ := parseFile(t, "go-astisub/testdata/example-out-v4plus.ssa")
 	if len(track.Cues) != 6 {
 		t.Fatalf("got %d cues, want 6", len(track.Cues))
 	}

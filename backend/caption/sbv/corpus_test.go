@@ -1,50 +1,23 @@
 package sbv
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/caption"
-	"github.com/captionqa/captionqa/backend/internal/corpus"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
-
-func parseCorpus(t *testing.T, rel string) (*caption.Track, []caption.Diagnostic) {
-	t.Helper()
-	b, err := os.ReadFile(corpus.Path(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, diags, err := Parse(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("%s: %v", rel, err)
-	}
-	return tr, diags
-}
 
 // TestCorpusAll reads every .sbv in the corpus: no panic, the invariants
 // hold, under a second each.
 func TestCorpusAll(t *testing.T) {
 	t.Parallel()
-	files := corpus.Glob(t, ".", ".sbv")
-	if len(files) == 0 {
-		t.Fatal("no .sbv files in the corpus")
-	}
-	for _, path := range files {
-		rel, _ := filepath.Rel(corpus.Dir(t), path)
-		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
-			t.Parallel()
-			start := time.Now()
-			tr, diags := parseCorpus(t, filepath.ToSlash(rel))
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("parse took %v", d)
-			}
-			checkInvariants(t, tr, diags)
-		})
-	}
+	golden.Corpus(t, func(t *testing.T, c golden.Case) {
+		tr, diags := golden.ParseWithin(t, Parse, c.Input, time.Second)
+		checkInvariants(t, tr, diags)
+	}, ".sbv")
 }
 
 // TestCorpusFiles checks what webvtt-py/MANIFEST.json says about its SBV
@@ -90,7 +63,7 @@ func TestCorpusFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(filepath.Base(filepath.Dir(tt.file))+"/"+filepath.Base(tt.file), func(t *testing.T) {
 			t.Parallel()
-			tr, diags := parseCorpus(t, tt.file)
+			tr, diags := golden.ParseCorpus(t, Parse, tt.file)
 			if len(tr.Cues) != tt.cues {
 				t.Fatalf("%d cues, want %d", len(tr.Cues), tt.cues)
 			}
@@ -117,11 +90,8 @@ func TestCorpusFiles(t *testing.T) {
 // captions; the SRT puts the [br] line on one line.
 func TestCorpusSameAsSRT(t *testing.T) {
 	t.Parallel()
-	tr, _ := parseCorpus(t, "subsrt/test/fixtures/sample.sbv")
-	b, err := os.ReadFile(corpus.Path(t, "subsrt/test/fixtures/sample.srt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr, _ := golden.ParseCorpus(t, Parse, "subsrt/test/fixtures/sample.sbv")
+	b := golden.ReadCorpus(t, "subsrt/test/fixtures/sample.srt")
 	// Read the SRT's times and text by its simple layout, to keep this
 	// package independent of the srt package.
 	blocks := strings.Split(strings.TrimSpace(string(b)), "\n\n")

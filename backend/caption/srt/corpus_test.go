@@ -1,62 +1,23 @@
 package srt
 
 import (
-	"bytes"
-	"encoding/json"
-	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/caption"
-	"github.com/captionqa/captionqa/backend/internal/corpus"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
-
-// parseCorpus parses one corpus file, failing on an I/O error.
-func parseCorpus(t *testing.T, rel string) (*caption.Track, []caption.Diagnostic) {
-	t.Helper()
-	b, err := os.ReadFile(corpus.Path(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, diags, err := Parse(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("%s: %v", rel, err)
-	}
-	return tr, diags
-}
 
 // TestCorpusAll reads every .srt in the corpus: no panic, the invariants
 // hold, under a second each, and what Write makes reads back the same.
 func TestCorpusAll(t *testing.T) {
 	t.Parallel()
-	files := corpus.Glob(t, ".", ".srt")
-	if len(files) == 0 {
-		t.Fatal("no .srt files in the corpus")
-	}
-	for _, path := range files {
-		rel, _ := filepath.Rel(corpus.Dir(t), path)
-		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
-			t.Parallel()
-			start := time.Now()
-			tr, diags := parseCorpus(t, filepath.ToSlash(rel))
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("parse took %v", d)
-			}
-			checkInvariants(t, tr, diags)
-			var out bytes.Buffer
-			if err := Write(&out, tr); err != nil {
-				t.Fatal(err)
-			}
-			again, _, err := Parse(&out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertSameCues(t, tr, again)
-		})
-	}
+	golden.Corpus(t, func(t *testing.T, c golden.Case) {
+		tr, diags := golden.ParseWithin(t, Parse, c.Input, time.Second)
+		checkInvariants(t, tr, diags)
+		assertRoundTrip(t, tr)
+	}, ".srt")
 }
 
 // TestCorpusEncodings: pysrt's UTF-16 and UTF-32 files hold the same
@@ -64,18 +25,18 @@ func TestCorpusAll(t *testing.T) {
 // file with no UTF-8 twin, so it is only checked to read as Windows-1252.
 func TestCorpusEncodings(t *testing.T) {
 	t.Parallel()
-	want, _ := parseCorpus(t, "pysrt/tests/static/bom-utf-8.srt")
+	want, _ := golden.ParseCorpus(t, Parse, "pysrt/tests/static/bom-utf-8.srt")
 	if len(want.Cues) == 0 {
 		t.Fatal("bom-utf-8.srt has no cues")
 	}
 	for _, name := range []string{"bom-utf-16-be.srt", "bom-utf-16-le.srt", "bom-utf-32-le.srt"} {
-		got, diags := parseCorpus(t, "pysrt/tests/static/"+name)
+		got, diags := golden.ParseCorpus(t, Parse, "pysrt/tests/static/"+name)
 		assertSameCues(t, want, got)
 		for _, d := range diags {
 			t.Errorf("%s: unexpected diagnostic %+v", name, d)
 		}
 	}
-	got, diags := parseCorpus(t, "pysrt/tests/static/windows-1252.srt")
+	got, diags := golden.ParseCorpus(t, Parse, "pysrt/tests/static/windows-1252.srt")
 	if got.Source.Encoding != caption.EncodingWindows1252 || len(got.Cues) == 0 {
 		t.Errorf("windows-1252.srt: encoding %q, %d cues", got.Source.Encoding, len(got.Cues))
 	}
@@ -87,49 +48,25 @@ func TestCorpusEncodings(t *testing.T) {
 	}
 }
 
-// astisubManifest is the part of go-astisub/MANIFEST.json about reading.
-type astisubManifest struct {
-	Groups map[string]struct {
-		Expect []struct {
-			Input  string `json:"input"`
-			Parses bool   `json:"parses"`
-			Cues   []struct {
-				Start, End float64
-				Lines      []string
-			} `json:"cues"`
-		} `json:"expect"`
-	} `json:"groups"`
-}
-
 // TestCorpusAstisub checks the cue times and lines go-astisub's tests
 // assert for its SRT inputs.
 func TestCorpusAstisub(t *testing.T) {
 	t.Parallel()
-	b, err := os.ReadFile(corpus.Path(t, "go-astisub/MANIFEST.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m astisubManifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
 	checked := 0
-	for _, g := range m.Groups {
-		for _, e := range g.Expect {
-			if !strings.HasSuffix(e.Input, ".srt") || !e.Parses {
-				continue
-			}
-			checked++
-			tr, _ := parseCorpus(t, "go-astisub/testdata/"+e.Input)
-			if len(tr.Cues) != len(e.Cues) {
-				t.Errorf("%s: %d cues, want %d", e.Input, len(tr.Cues), len(e.Cues))
-				continue
-			}
-			for i, w := range e.Cues {
-				c := tr.Cues[i]
-				if c.StartMs != seconds(w.Start) || c.EndMs != seconds(w.End) || c.Text != strings.Join(w.Lines, "\n") {
-					t.Errorf("%s cue %d: %d-%d %q, want %v-%v %q", e.Input, i, c.StartMs, c.EndMs, c.Text, w.Start, w.End, w.Lines)
-				}
+	for _, e := range golden.Astisub(t) {
+		if !strings.HasSuffix(e.Input, ".srt") || !e.Parses {
+			continue
+		}
+		checked++
+		tr, _ := golden.ParseCorpus(t, Parse, "go-astisub/testdata/"+e.Input)
+		if len(tr.Cues) != len(e.Cues) {
+			t.Errorf("%s: %d cues, want %d", e.Input, len(tr.Cues), len(e.Cues))
+			continue
+		}
+		for i, w := range e.Cues {
+			c := tr.Cues[i]
+			if c.StartMs != w.StartMs() || c.EndMs != w.EndMs() || c.Text != strings.Join(w.Lines, "\n") {
+				t.Errorf("%s cue %d: %d-%d %q, want %v-%v %q", e.Input, i, c.StartMs, c.EndMs, c.Text, w.Start, w.End, w.Lines)
 			}
 		}
 	}
@@ -137,8 +74,6 @@ func TestCorpusAstisub(t *testing.T) {
 		t.Error("the manifest lists no SRT inputs")
 	}
 }
-
-func seconds(s float64) int64 { return int64(math.Round(s * 1000)) }
 
 // TestCorpusWebVTTPy checks what webvtt-py/MANIFEST.json says about its SRT
 // files. webvtt-py rejects whole files that we read leniently; where we
@@ -181,7 +116,7 @@ func TestCorpusWebVTTPy(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
-			tr, diags := parseCorpus(t, "webvtt-py/tests/subtitles/"+tt.file)
+			tr, diags := golden.ParseCorpus(t, Parse, "webvtt-py/tests/subtitles/"+tt.file)
 			if len(tr.Cues) != tt.cues {
 				t.Fatalf("%d cues, want %d", len(tr.Cues), tt.cues)
 			}
@@ -200,11 +135,11 @@ func TestCorpusWebVTTPy(t *testing.T) {
 // TestCorpusOthers checks files whose content is plain to see.
 func TestCorpusOthers(t *testing.T) {
 	t.Parallel()
-	tr, diags := parseCorpus(t, "pycaption/examples/example.srt")
+	tr, diags := golden.ParseCorpus(t, Parse, "pycaption/examples/example.srt")
 	if len(tr.Cues) != 1847 || countSeverity(diags, caption.SeverityError) != 0 {
 		t.Errorf("pycaption example.srt: %d cues, %d errors; want 1847, 0", len(tr.Cues), countSeverity(diags, caption.SeverityError))
 	}
-	tr, _ = parseCorpus(t, "ttconv/srt/alignment.srt")
+	tr, _ = golden.ParseCorpus(t, Parse, "ttconv/srt/alignment.srt")
 	want := []caption.Placement{{Align: "left"}, {}, {Align: "right"}, {Area: "middle", Align: "left"}, {Area: "middle"},
 		{Area: "middle", Align: "right"}, {Area: "top", Align: "left"}, {Area: "top"}, {Area: "top", Align: "right"}}
 	if len(tr.Cues) != len(want) {
@@ -219,7 +154,7 @@ func TestCorpusOthers(t *testing.T) {
 			t.Errorf("alignment.srt cue %d: %+v %q, want %+v", i, got, tr.Cues[i].Text, w)
 		}
 	}
-	tr, _ = parseCorpus(t, "pycaption/fixtures/srt/sample_srt.srt")
+	tr, _ = golden.ParseCorpus(t, Parse, "pycaption/fixtures/srt/sample_srt.srt")
 	if got := tr.Cues[6].Text; got != "<LAUGHING & WHOOPS!>" {
 		t.Errorf("sample_srt cue 7 = %q; text in angle brackets that is not a tag must stay", got)
 	}

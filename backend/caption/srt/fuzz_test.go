@@ -2,28 +2,17 @@ package srt
 
 import (
 	"bytes"
-	"os"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
 // FuzzParse checks that no input makes Parse or Write panic, and that
 // what they produce keeps the IR's invariants.
 func FuzzParse(f *testing.F) {
-	for _, in := range inputs(f) {
-		b, err := os.ReadFile(in)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		tr, diags, err := Parse(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("Parse returned an error for in-memory input: %v", err)
-		}
+	suite().Fuzz(f, func(t *testing.T, tr *caption.Track, diags []caption.Diagnostic) {
 		checkInvariants(t, tr, diags)
 		var out bytes.Buffer
 		if err := Write(&out, tr); err != nil {
@@ -72,14 +61,5 @@ func checkInvariants(t *testing.T, tr *caption.Track, diags []caption.Diagnostic
 			t.Errorf("cue %d: source line %d", i, c.SourceLine)
 		}
 	}
-	for _, d := range diags {
-		if d.Code == "" || d.Message == "" || d.Line < 0 {
-			t.Errorf("bad diagnostic %+v", d)
-		}
-		switch d.Severity {
-		case caption.SeverityError, caption.SeverityWarning, caption.SeverityInfo:
-		default:
-			t.Errorf("bad severity in %+v", d)
-		}
-	}
+	golden.CheckDiagnostics(t, diags)
 }

@@ -1,28 +1,18 @@
 package srt
 
 import (
-	"bytes"
-	"flag"
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// inputs returns the golden inputs testdata/<case>.in.srt.
-func inputs(tb testing.TB) []string {
-	tb.Helper()
-	files, err := filepath.Glob("testdata/*.in.srt")
-	if err != nil || len(files) == 0 {
-		tb.Fatalf("no golden inputs: %v", err)
-	}
-	return files
+// suite is the golden test: <case>.want.json, <case>.want.diag.txt (the
+// diagnostics after the cues' source lines) and <case>.out.srt.
+func suite() golden.Suite {
+	return golden.Suite{Inputs: []string{"testdata/*.in.srt"}, Parse: Parse, Check: checkInvariants,
+		Diags: ".want.diag.txt", SourceLines: true, Write: Write, Out: ".out.srt"}
 }
 
 // TestGolden parses each testdata/<case>.in.srt and compares the IR with
@@ -30,50 +20,21 @@ func inputs(tb testing.TB) []string {
 // <case>.want.diag.txt, and the writer's output with <case>.out.srt.
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	for _, in := range inputs(t) {
-		base := strings.TrimSuffix(in, ".in.srt")
-		t.Run(filepath.Base(base), func(t *testing.T) {
-			t.Parallel()
-			tr, diags := mustParseFile(t, in)
-			checkInvariants(t, tr, diags)
-			var js, out bytes.Buffer
-			if err := caption.WriteJSON(&js, tr); err != nil {
-				t.Fatal(err)
-			}
-			if err := Write(&out, tr); err != nil {
-				t.Fatal(err)
-			}
-			compareGolden(t, base+".want.json", js.Bytes())
-			compareGolden(t, base+".want.diag.txt", []byte(describe(tr, diags)))
-			compareGolden(t, base+".out.srt", out.Bytes())
-		})
-	}
+	suite().Run(t)
 }
 
 // TestRoundTrip checks that what Write produces reads back to the same
 // times, text, spans and placement.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, in := range inputs(t) {
-		t.Run(filepath.Base(in), func(t *testing.T) {
-			t.Parallel()
-			first, _ := mustParseFile(t, in)
-			var out bytes.Buffer
-			if err := Write(&out, first); err != nil {
-				t.Fatal(err)
+	suite().RunFiles(t, func(t *testing.T, c golden.Case) {
+		first, _ := golden.MustParse(t, Parse, c.Input)
+		for _, d := range assertRoundTrip(t, first) {
+			if d.Severity != caption.SeverityInfo && d.Code != caption.CodeNoCues && d.Code != caption.CodeEmptyInput {
+				t.Errorf("written file reads back with %s %s on line %d: %s", d.Severity, d.Code, d.Line, d.Message)
 			}
-			second, diags, err := Parse(&out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertSameCues(t, first, second)
-			for _, d := range diags {
-				if d.Severity != caption.SeverityInfo && d.Code != caption.CodeNoCues && d.Code != caption.CodeEmptyInput {
-					t.Errorf("written file reads back with %s %s on line %d: %s", d.Severity, d.Code, d.Line, d.Message)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 func assertSameCues(t *testing.T, want, got *caption.Track) {
@@ -95,46 +56,11 @@ func assertSameCues(t *testing.T, want, got *caption.Track) {
 	}
 }
 
-func mustParseFile(t *testing.T, path string) (*caption.Track, []caption.Diagnostic) {
+// assertRoundTrip checks that what Write makes of tr reads back to the
+// same cues, and returns the diagnostics of reading it back.
+func assertRoundTrip(t *testing.T, tr *caption.Track) []caption.Diagnostic {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, diags, err := Parse(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	return tr, diags
-}
-
-// describe lists the cues' source lines and the diagnostics, one a line.
-func describe(tr *caption.Track, diags []caption.Diagnostic) string {
-	var sb strings.Builder
-	sb.WriteString("source lines:")
-	for _, c := range tr.Cues {
-		fmt.Fprintf(&sb, " %d", c.SourceLine)
-	}
-	sb.WriteString("\n")
-	for _, d := range diags {
-		fmt.Fprintf(&sb, "%d %s %s: %s\n", d.Line, d.Severity, d.Code, d.Message)
-	}
-	return sb.String()
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test -update after checking):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	again, diags := golden.MustParse(t, Parse, golden.MustWrite(t, Write, tr))
+	assertSameCues(t, tr, again)
+	return diags
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
 // TestWrite covers IR that no SRT file reads into: IDs that are not
@@ -53,17 +54,10 @@ func TestWrite(t *testing.T) {
 // TestWriteDeterministic writes the same track twice.
 func TestWriteDeterministic(t *testing.T) {
 	t.Parallel()
-	for _, in := range inputs(t) {
-		tr, _ := mustParseFile(t, in)
-		var a, b bytes.Buffer
-		if err := Write(&a, tr); err != nil {
-			t.Fatal(err)
-		}
-		if err := Write(&b, tr); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(a.Bytes(), b.Bytes()) {
-			t.Errorf("%s: two writes differ", in)
+	for _, c := range suite().Cases(t) {
+		tr, _ := golden.MustParse(t, Parse, c.Input)
+		if !bytes.Equal(golden.MustWrite(t, Write, tr), golden.MustWrite(t, Write, tr)) {
+			t.Errorf("%s: two writes differ", c.Path)
 		}
 	}
 }

@@ -2,26 +2,14 @@ package ttml
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/captionqa/captionqa/backend/caption"
 )
 
 func FuzzParse(f *testing.F) {
-	seeds, _ := filepath.Glob("testdata/*.in.ttml")
-	for _, s := range seeds {
-		b, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, b []byte) {
-		tr, diags, err := Parse(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
+	suite().Fuzz(f, func(t *testing.T, tr *caption.Track, diags []caption.Diagnostic) {
 		for _, c := range tr.Cues {
 			if c.StartMs < 0 || c.EndMs < c.StartMs {
 				t.Fatalf("bad times %d..%d", c.StartMs, c.EndMs)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
 type core struct {
@@ -28,19 +29,8 @@ func cores(t *caption.Track) []core {
 // times and text.
 func roundTrip(t *testing.T, name string, src []byte) {
 	t.Helper()
-	first, _, err := Parse(bytes.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := Write(&out, first); err != nil {
-		t.Fatal(err)
-	}
-	second, diags, err := Parse(bytes.NewReader(out.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, b := cores(first), cores(second)
+	trip := golden.RoundTrip(t, Parse, Write, src)
+	a, b := cores(trip.First), cores(trip.Second)
 	if len(a) != len(b) {
 		t.Fatalf("%s: %d cues, %d after a round trip", name, len(a), len(b))
 	}
@@ -49,7 +39,7 @@ func roundTrip(t *testing.T, name string, src []byte) {
 			t.Errorf("%s: cue %d: %+v, after a round trip %+v", name, i, a[i], b[i])
 		}
 	}
-	for _, d := range diags {
+	for _, d := range trip.Diags {
 		if d.Severity == caption.SeverityError && d.Code != caption.CodeNoCues {
 			t.Errorf("%s: our own output gives %s: %s", name, d.Code, d.Message)
 		}
@@ -58,10 +48,8 @@ func roundTrip(t *testing.T, name string, src []byte) {
 
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	ins, _ := filepath.Glob("testdata/*.in.ttml")
-	for _, in := range ins {
-		src, _ := os.ReadFile(in)
-		roundTrip(t, in, src)
+	for _, c := range suite().Cases(t) {
+		roundTrip(t, c.Path, c.Input)
 	}
 }
 
@@ -80,14 +68,7 @@ func TestWriteDeterministic(t *testing.T) {
 	t.Parallel()
 	src, _ := os.ReadFile("testdata/styles.in.ttml")
 	tr, _, _ := Parse(bytes.NewReader(src))
-	var a, b bytes.Buffer
-	if err := Write(&a, tr); err != nil {
-		t.Fatal(err)
-	}
-	if err := Write(&b, tr); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+	if !bytes.Equal(golden.MustWrite(t, Write, tr), golden.MustWrite(t, Write, tr)) {
 		t.Error("two writes of one track differ")
 	}
 }

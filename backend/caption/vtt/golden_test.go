@@ -1,126 +1,53 @@
 package vtt
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+// suite is the golden test: <case>.want.json, <case>.diags.txt and
+// <case>.out.vtt.
+func suite() golden.Suite {
+	return golden.Suite{Inputs: []string{"testdata/*.in.vtt"}, Parse: Parse,
+		Diags: ".diags.txt", Write: Write, Out: ".out.vtt"}
+}
 
 // TestGolden parses each testdata/<case>.in.vtt and compares the IR with
 // <case>.want.json, the diagnostics with <case>.diags.txt and the writer's
 // output with <case>.out.vtt.
 func TestGolden(t *testing.T) {
 	t.Parallel()
-	inputs, err := filepath.Glob("testdata/*.in.vtt")
-	if err != nil || len(inputs) == 0 {
-		t.Fatalf("no golden inputs: %v", err)
-	}
-	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".in.vtt")
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			src, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			track, diags, err := Parse(bytes.NewReader(src))
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			var js, out bytes.Buffer
-			if err := caption.WriteJSON(&js, track); err != nil {
-				t.Fatal(err)
-			}
-			if err := Write(&out, track); err != nil {
-				t.Fatal(err)
-			}
-			base := strings.TrimSuffix(in, ".in.vtt")
-			golden(t, base+".want.json", js.Bytes())
-			golden(t, base+".diags.txt", formatDiags(diags))
-			golden(t, base+".out.vtt", out.Bytes())
-		})
-	}
-}
-
-func formatDiags(diags []caption.Diagnostic) []byte {
-	var b bytes.Buffer
-	for _, d := range diags {
-		fmt.Fprintf(&b, "%d %s %s: %s\n", d.Line, d.Severity, d.Code, d.Message)
-	}
-	return b.Bytes()
-}
-
-// golden compares got with the file, or rewrites it under -update.
-func golden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (run go test -update to accept):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	suite().Run(t)
 }
 
 // TestRoundTrip checks that writing a parsed file and parsing it again
 // keeps every cue's id, times, text, spans, voice and placement.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	inputs, _ := filepath.Glob("testdata/*.in.vtt")
-	for _, in := range inputs {
-		t.Run(filepath.Base(in), func(t *testing.T) {
-			t.Parallel()
-			src, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkRoundTrip(t, src)
-		})
-	}
+	suite().RunFiles(t, func(t *testing.T, c golden.Case) { checkRoundTrip(t, c.Input) })
 }
 
 // checkRoundTrip reports where parse(write(parse(src))) differs from
 // parse(src).
 func checkRoundTrip(t testing.TB, src []byte) {
 	t.Helper()
-	first, _, err := Parse(bytes.NewReader(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out bytes.Buffer
-	if err := Write(&out, first); err != nil {
-		t.Fatal(err)
-	}
-	second, diags, err := Parse(bytes.NewReader(out.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range diags {
+	trip := golden.RoundTrip(t, Parse, Write, src)
+	first, second, out := trip.First, trip.Second, trip.Written
+	for _, d := range trip.Diags {
 		switch d.Code {
 		case caption.CodeMissingWebVTTHeader, caption.CodeInvalidTimestamp, caption.CodeMalformedBlock, caption.CodeInvalidSetting:
-			t.Errorf("the written file has diagnostic %s on line %d: %s\n%s", d.Code, d.Line, d.Message, out.Bytes())
+			t.Errorf("the written file has diagnostic %s on line %d: %s\n%s", d.Code, d.Line, d.Message, out)
 		}
 	}
 	if got, want := len(second.Cues), len(first.Cues); got != want {
-		t.Fatalf("round trip: %d cues, want %d\n%s", got, want, out.Bytes())
+		t.Fatalf("round trip: %d cues, want %d\n%s", got, want, out)
 	}
 	for i := range first.Cues {
 		if msg := diffCue(&second.Cues[i], &first.Cues[i]); msg != "" {
-			t.Errorf("round trip cue %d: %s\n%s", i, msg, out.Bytes())
+			t.Errorf("round trip cue %d: %s\n%s", i, msg, out)
 		}
 	}
 	if got, want := second.Language, first.Language; got != want {

@@ -33,7 +33,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerDomain, true
 	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi"):
 		return layerAdapter, true
-	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle"):
+	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e"):
 		return layerRoot, true
 	case rel == "assets", rel == "frontend":
 		// Embedded data: importable by roots only, checked below.

@@ -129,10 +129,12 @@ func (s *AccountStore) ListAccounts(ctx context.Context) ([]account.Account, err
 
 type scanner interface{ Scan(dest ...any) error }
 
-func scanAccount(row scanner) (*account.Account, error) {
+// scanAccount reads the accountColumns, then any extra destinations.
+func scanAccount(row scanner, extra ...any) (*account.Account, error) {
 	var a account.Account
 	var features, created string
-	err := row.Scan(&a.ID, &a.Email, &a.Tier, &features, &a.APIDisabled, &a.DailyCap, &created)
+	dest := append([]any{&a.ID, &a.Email, &a.Tier, &features, &a.APIDisabled, &a.DailyCap, &created}, extra...)
+	err := row.Scan(dest...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.New(apperr.NotFound, "account not found").Wrap(err)
 	}

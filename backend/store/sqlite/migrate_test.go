@@ -42,8 +42,8 @@ func TestMigrationsAppliedOnceAndRecorded(t *testing.T) {
 			got = append(got, name)
 		}
 		rows.Close()
-		if len(got) != 1 || got[0] != "migrations/0001_init.sql" {
-			t.Errorf("schema_migrations = %v, want [migrations/0001_init.sql]", got)
+		if len(got) != 2 || got[0] != "migrations/0001_init.sql" || got[1] != "migrations/0002_sessions.sql" {
+			t.Errorf("schema_migrations = %v, want [migrations/0001_init.sql migrations/0002_sessions.sql]", got)
 		}
 	}
 }

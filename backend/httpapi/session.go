@@ -1,0 +1,164 @@
+package httpapi
+
+import (
+	"crypto/subtle"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+)
+
+// Dashboard sessions (spec 5.1 rule 3): the browser UI signs in with
+// POST /api/session and then calls /api/v1 with the cookie instead of a
+// key. Every mutating request of a cookie session (any method but GET,
+// HEAD and OPTIONS) must carry the session's CSRF token in [CSRFHeader].
+const (
+	// SessionCookie holds the session token: HttpOnly, SameSite=Strict,
+	// Path=/, Secure when the request came over TLS.
+	SessionCookie = "captionqa_session"
+)
+
+// login serves POST /api/session {email, password}: 200 with the
+// session's email, tier and CSRF token, and the session cookie. Attempts
+// are limited per client address (429 rate_limited); a failure is 401
+// unauthorized with one message whatever was wrong.
+func (h *handler) login(c echo.Context) error {
+	if err := h.loginLimit.Allow("login:" + c.RealIP()); err != nil {
+		return err
+	}
+	var in loginRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	sess, token, err := h.accounts.Login(ctx, in.Email, in.Password)
+	if err != nil {
+		return err
+	}
+	p, csrf, err := h.accounts.SessionPrincipal(ctx, token)
+	if err != nil {
+		return err
+	}
+	c.SetCookie(&http.Cookie{Name: SessionCookie, Value: token, Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: c.IsTLS(),
+		Expires: sess.ExpiresAt, MaxAge: int(sess.ExpiresAt.Sub(h.now()).Seconds())})
+	c.Response().Header().Set("Cache-Control", "no-store")
+	return c.JSON(http.StatusOK, sessionResponse{Email: p.Account.Email, Tier: p.Account.Tier, CSRFToken: csrf})
+}
+
+// session serves GET /api/session: who the UI is signed in as. The
+// desktop window is always signed in as the owner (desktop true, no CSRF
+// token needed); otherwise the cookie's session, or 401 unauthorized.
+func (h *handler) session(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if isTrusted(c) {
+		p, err := h.ownerPrincipal(c)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, sessionResponse{Email: p.Account.Email, Tier: p.Account.Tier, Desktop: true})
+	}
+	cookie, err := c.Cookie(SessionCookie)
+	if err != nil {
+		return apperr.New(apperr.Unauthorized, "not signed in")
+	}
+	p, csrf, err := h.accounts.SessionPrincipal(c.Request().Context(), cookie.Value)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, sessionResponse{Email: p.Account.Email, Tier: p.Account.Tier, CSRFToken: csrf})
+}
+
+// logout serves DELETE /api/session: 204, the session revoked and the
+// cookie cleared. A live session must be named by its CSRF token (403
+// forbidden, details.reason "csrf"); without a live session there is
+// nothing to revoke and the answer is 204 all the same.
+func (h *handler) logout(c echo.Context) error {
+	ctx := c.Request().Context()
+	if cookie, err := c.Cookie(SessionCookie); err == nil && !isTrusted(c) {
+		if _, csrf, err := h.accounts.SessionPrincipal(ctx, cookie.Value); err == nil {
+			if !csrfMatches(c, csrf) {
+				return csrfRefused()
+			}
+			if err := h.accounts.Logout(ctx, cookie.Value); err != nil {
+				return err
+			}
+		}
+	}
+	c.SetCookie(&http.Cookie{Name: SessionCookie, Value: "", Path: "/", HttpOnly: true,
+		SameSite: http.SameSiteStrictMode, Secure: c.IsTLS(), MaxAge: -1, Expires: time.Unix(0, 0)})
+	return c.NoContent(http.StatusNoContent)
+}
+
+// sameOriginOnly refuses a browser request from another origin: with an
+// Origin header, it must be this server's. Clients that send no Origin
+// (scripts, curl) pass; the desktop window passes.
+func sameOriginOnly(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if origin := r.Header.Get(echo.HeaderOrigin); origin != "" && !isTrusted(c) && origin != c.Scheme()+"://"+r.Host {
+			return apperr.New(apperr.Forbidden, "cross-origin requests cannot sign in or out").WithDetail("reason", "origin")
+		}
+		return next(c)
+	}
+}
+
+// sessionPrincipal authenticates a request by its session cookie and, for
+// a mutating method, its CSRF header.
+func (h *handler) sessionPrincipal(c echo.Context, token string) (*account.Principal, error) {
+	p, csrf, err := h.accounts.SessionPrincipal(c.Request().Context(), token)
+	if err != nil {
+		return nil, err
+	}
+	switch c.Request().Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	default:
+		if !csrfMatches(c, csrf) {
+			return nil, csrfRefused()
+		}
+	}
+	return p, nil
+}
+
+// ownerPrincipal is the desktop window's principal: the owner account,
+// read afresh so entitlement changes apply at once, with every scope.
+func (h *handler) ownerPrincipal(c echo.Context) (*account.Principal, error) {
+	if h.ownerID == "" {
+		return nil, apperr.New(apperr.Unauthorized, "no local owner is configured")
+	}
+	a, err := h.accounts.Account(c.Request().Context(), h.ownerID)
+	if err != nil {
+		return nil, err
+	}
+	return &account.Principal{Account: *a}, nil
+}
+
+func csrfMatches(c echo.Context, csrf string) bool {
+	got := c.Request().Header.Get(CSRFHeader)
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(csrf)) == 1
+}
+
+func csrfRefused() *apperr.Error {
+	return apperr.New(apperr.Forbidden, "a signed-in browser request that changes something must carry the header %s with the session's CSRF token", CSRFHeader).
+		WithDetail("reason", "csrf")
+}
+
+// loginRequest is the body of POST /api/session.
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// sessionResponse answers POST and GET /api/session.
+type sessionResponse struct {
+	Email string `json:"email"`
+	Tier  string `json:"tier"`
+	// CSRFToken goes in X-CSRF-Token on every mutating request; empty in
+	// the desktop window, which needs none.
+	CSRFToken string `json:"csrfToken"`
+	// Desktop is true in the desktop window, signed in as the owner.
+	Desktop bool `json:"desktop"`
+}

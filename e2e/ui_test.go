@@ -1,0 +1,474 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// problemSRT breaks several rules of the generic preset: overlapping
+// cues, a fast cue, a long line, too many lines, styling.
+const problemSRT = `1
+00:00:01,000 --> 00:00:03,200
+Welcome back to the harbour show.
+
+2
+00:00:03,400 --> 00:00:05,000
+<i>Tonight we talk about the tide tables, the night ferries and the old lighthouse keeper's cottage.</i>
+
+3
+00:00:04,800 --> 00:00:07,500
+[WAVES CRASHING]
+
+4
+00:00:07,600 --> 00:00:08,100
+- Marta, are you there?
+- I'm here, I'm here, I'm right here!
+- Good.
+
+5
+00:00:09,000 --> 00:00:12,000
+The ferry leaves at <b>six</b> &amp; returns at nine.
+`
+
+func TestSignInNavigateAndSignOut(t *testing.T) {
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+
+	b.open("/")
+	b.run("sign-in page", chromedp.WaitVisible(chromedp.CSS("#signin-form")), chromedp.WaitVisible(chromedp.CSS("#quick-section")))
+	b.shots("01-signin")
+
+	// A wrong password shows the envelope's message.
+	b.run("wrong password",
+		chromedp.SendKeys(chromedp.CSS("#signin-email"), ownerEmail),
+		chromedp.SendKeys(chromedp.CSS("#signin-password"), "not the password"),
+		chromedp.Click(chromedp.CSS("#signin-submit")),
+	)
+	b.waitJS("sign-in error", `!document.getElementById("signin-error").hidden`)
+	if got := b.text("#signin-error"); got == "" || strings.Contains(got, "401") {
+		t.Errorf("sign-in error = %q, want the envelope's message", got)
+	}
+
+	b.signIn()
+	if got := b.text("#user-email"); got != ownerEmail {
+		t.Errorf("#user-email = %q, want %q", got, ownerEmail)
+	}
+	b.run("run page", chromedp.WaitVisible(chromedp.CSS("#qa-form")))
+	if got := eval[string](b, `document.getElementById("nav-run").getAttribute("aria-current")`); got != "page" {
+		t.Errorf("nav-run aria-current = %q", got)
+	}
+	b.shots("02-run-qa")
+
+	b.run("account", chromedp.Click(chromedp.CSS("#nav-account")), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
+	if got := b.text("#account-tier"); got != "Pro" {
+		t.Errorf("tier = %q, want Pro", got)
+	}
+	if got := b.text("#usage-text"); !strings.Contains(got, "0 of ") {
+		t.Errorf("usage text = %q", got)
+	}
+	if n := eval[int](b, `document.querySelectorAll("#account-features li").length`); n == 0 {
+		t.Error("no entitlements listed")
+	}
+	b.shots("06-account")
+
+	// Reload keeps the session (cookie) and the route.
+	b.run("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
+
+	b.run("sign out", chromedp.Click(chromedp.CSS("#sign-out")), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	b.run("reload signed out", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	if n := eval[int](b, `document.querySelectorAll("#user-email").length`); n != 0 {
+		t.Error("still signed in after sign-out and reload")
+	}
+}
+
+func TestRunQAReportTimelineClausesDownload(t *testing.T) {
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+
+	file := fixture(t, "harbour show.srt", problemSRT)
+	b.run("fill form",
+		chromedp.WaitVisible(chromedp.CSS("#qa-form")),
+		chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}),
+		chromedp.SetValue(chromedp.CSS("#qa-preset"), "generic"),
+		chromedp.SetValue(chromedp.CSS("#qa-fix"), "auto-split-cps"),
+		chromedp.SetValue(chromedp.CSS("#qa-standard"), "fcc-79.1"),
+	)
+	// SetValue does not fire change: tell the page.
+	eval[bool](b, `["qa-preset","qa-fix","qa-standard"].forEach(id => document.getElementById(id).dispatchEvent(new Event("change"))), true`)
+	b.waitJS("file name", `document.getElementById("qa-file-name").textContent.includes("harbour show.srt")`)
+	b.run("run", chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+
+	// The same request through the API with a key, to compare.
+	ct, body := multipartForm(t, "harbour show.srt", []byte(problemSRT), map[string]string{"preset": "generic", "fixProfile": "auto-split-cps", "standard": "fcc-79.1"})
+	status, raw := e.api(t, "POST", "/api/v1/process", ct, body, "")
+	if status != 200 {
+		t.Fatalf("API process: %d %s", status, raw)
+	}
+	var want struct {
+		Output              string `json:"output"`
+		AidedOutput         string `json:"aidedOutput"`
+		AidedSameAsDelivery bool   `json:"aidedSameAsDelivery"`
+		DeliveryStatus      string `json:"deliveryStatus"`
+		Report              struct {
+			Summary     string            `json:"summary"`
+			Diagnostics []json.RawMessage `json:"diagnostics"`
+			Standard    struct {
+				Clauses []json.RawMessage `json:"clauses"`
+			} `json:"standard"`
+		} `json:"report"`
+	}
+	if err := json.Unmarshal(raw, &want); err != nil {
+		t.Fatal(err)
+	}
+
+	if got := eval[string](b, `document.getElementById("delivery-status").dataset.status`); got != want.DeliveryStatus {
+		t.Errorf("delivery status = %q, want %q", got, want.DeliveryStatus)
+	}
+	if got := b.text("#delivery-status"); !regexp.MustCompile(`Ready|Will adapt|Needs attention`).MatchString(got) {
+		t.Errorf("delivery badge text = %q: status needs words, not colour only", got)
+	}
+	b.text("#aided-status")
+	if got := b.text("#summary"); got != want.Report.Summary {
+		t.Errorf("summary = %q, want %q", got, want.Report.Summary)
+	}
+	rows := eval[int](b, `document.querySelectorAll("#diag-body tr[data-code]").length`)
+	if rows != len(want.Report.Diagnostics) || rows == 0 {
+		t.Errorf("diagnostic rows = %d, want %d (> 0)", rows, len(want.Report.Diagnostics))
+	}
+	if n := eval[int](b, `document.querySelectorAll("#timeline rect.cue").length`); n != 5 {
+		t.Errorf("timeline cues = %d, want 5", n)
+	}
+	markers := eval[int](b, `document.querySelectorAll("#timeline .marker").length`)
+	if markers == 0 {
+		t.Error("timeline has no problem markers")
+	}
+	if got := eval[string](b, `document.getElementById("timeline-title").textContent`); got == "" {
+		t.Error("timeline has no accessible title")
+	}
+	if n := eval[int](b, `document.querySelectorAll("#clauses tbody tr").length`); n != len(want.Report.Standard.Clauses) || n == 0 {
+		t.Errorf("clause rows = %d, want %d", n, len(want.Report.Standard.Clauses))
+	}
+	if got := eval[string](b, `(document.querySelector('#clauses tr[data-status="not_evaluated"]')||{}).textContent||""`); !strings.Contains(got, "Not evaluated") {
+		t.Errorf("fcc-79.1 should show a not-evaluated clause with words; got %q", got)
+	}
+	b.shots("03-run-qa-result")
+
+	// Sorting: click the Cue header twice.
+	b.run("sort", chromedp.Click(chromedp.CSS(`button.sort[data-sort="cue"]`)))
+	if got := eval[string](b, `document.querySelector('th[data-col="cue"]').getAttribute("aria-sort")`); got != "ascending" {
+		t.Errorf("aria-sort after one click = %q", got)
+	}
+	b.run("sort desc", chromedp.Click(chromedp.CSS(`button.sort[data-sort="cue"]`)))
+	first := eval[string](b, `document.querySelector("#diag-body tr[data-cue]").dataset.cue`)
+	if first != "4" {
+		t.Errorf("first row cue after descending sort = %s, want 4", first)
+	}
+	// Filter by severity, then by rule.
+	eval[bool](b, `(s => (s.value = "error", s.dispatchEvent(new Event("change")), true))(document.getElementById("diag-filter-severity"))`)
+	if n := eval[int](b, `[...document.querySelectorAll("#diag-body tr[data-code]")].filter(r => !r.className.includes("sev-row-error")).length`); n != 0 {
+		t.Errorf("%d non-error rows under the error filter", n)
+	}
+	eval[bool](b, `(s => (s.value = "", s.dispatchEvent(new Event("change")), true))(document.getElementById("diag-filter-severity"))`)
+	eval[bool](b, `(s => (s.value = "overlapping_cues", s.dispatchEvent(new Event("change")), true))(document.getElementById("diag-filter-rule"))`)
+	if got := eval[[]string](b, `[...new Set([...document.querySelectorAll("#diag-body tr[data-code]")].map(r => r.dataset.code))]`); len(got) != 1 || got[0] != "overlapping_cues" {
+		t.Errorf("rule filter rows = %v", got)
+	}
+	eval[bool](b, `(s => (s.value = "", s.dispatchEvent(new Event("change")), true))(document.getElementById("diag-filter-rule"))`)
+
+	// Clicking a row shows its cue.
+	b.run("row click", chromedp.Click(chromedp.CSS(`#diag-body tr[data-cue="3"]`)), chromedp.WaitVisible(chromedp.CSS("#cue-detail-text")))
+	if got := b.text("#cue-detail-text"); !strings.Contains(got, "Marta, are you there?") {
+		t.Errorf("cue detail text = %q", got)
+	}
+	if got := b.text("#cue-detail-times"); !strings.Contains(got, "00:07.600") || !strings.Contains(got, "00:08.100") {
+		t.Errorf("cue detail times = %q", got)
+	}
+	// Clicking a timeline marker selects its cue.
+	b.run("marker click", chromedp.Click(chromedp.CSS(`#timeline .marker[data-cue="1"]`)))
+	b.waitJS("cue 2 detail", `document.getElementById("cue-detail-title").textContent === "Cue 2"`)
+	if got := b.text("#cue-detail-text"); !strings.Contains(got, "tide tables") {
+		t.Errorf("cue detail after marker = %q", got)
+	}
+	if !eval[bool](b, `document.querySelector('#timeline rect.cue[data-cue="1"]').classList.contains("selected")`) {
+		t.Error("the selected cue is not highlighted on the timeline")
+	}
+	b.shots("04-run-qa-cue")
+
+	// Download the delivery output through the browser.
+	dl := t.TempDir()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	_, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl})
+	cancel()
+	if err != nil {
+		t.Fatalf("set download behaviour: %v", err)
+	}
+	name := eval[string](b, `document.getElementById("download-output").dataset.filename`)
+	if name != "harbour show.srt" {
+		t.Errorf("download name = %q, want %q", name, "harbour show.srt")
+	}
+	b.run("download", chromedp.Click(chromedp.CSS("#download-output")))
+	p, err := waitFile(dl, name, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(p)
+	if string(got) != want.Output {
+		t.Errorf("downloaded output differs from the API's output:\n got %q\nwant %q", got, want.Output)
+	}
+	if !want.AidedSameAsDelivery {
+		aname := eval[string](b, `document.getElementById("download-aided").dataset.filename`)
+		if aname != "harbour show.aided.srt" {
+			t.Errorf("aided download name = %q", aname)
+		}
+		b.run("download aided", chromedp.Click(chromedp.CSS("#download-aided")))
+		p, err := waitFile(dl, aname, 10*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(p); string(got) != want.AidedOutput {
+			t.Errorf("aided download differs from the API's aidedOutput")
+		}
+	} else if n := eval[int](b, `document.querySelectorAll("#download-aided").length`); n != 0 {
+		t.Error("aided download offered although aidedSameAsDelivery is true")
+	}
+	if n := eval[int](b, `document.querySelectorAll("#fixes li").length`); n == 0 {
+		t.Error("auto-split-cps made no fixes listed")
+	}
+}
+
+func TestAPIKeysCreateShowOnceRevoke(t *testing.T) {
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.run("keys page", chromedp.Click(chromedp.CSS("#nav-keys")), chromedp.WaitVisible(chromedp.CSS("#keys-table")))
+	before := eval[int](b, `document.querySelectorAll("#keys-table tbody tr").length`)
+	b.shots("05-keys")
+
+	b.run("create",
+		chromedp.SendKeys(chromedp.CSS("#key-name"), "render farm"),
+		chromedp.Click(chromedp.CSS("#key-scope-account-read")),
+		chromedp.Click(chromedp.CSS("#key-create")),
+		chromedp.WaitVisible(chromedp.CSS("#key-secret")),
+	)
+	secret := eval[string](b, `document.getElementById("key-secret").value`)
+	if !regexp.MustCompile(`^cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$`).MatchString(secret) {
+		t.Fatalf("secret %q does not look like a key", secret)
+	}
+	b.waitJS("new row", fmt.Sprintf(`document.querySelectorAll("#keys-table tbody tr").length === %d`, before+1))
+	if got := b.text("#key-secret-panel"); !strings.Contains(got, "only once") {
+		t.Errorf("no show-once warning: %q", got)
+	}
+	b.run("copy", chromedp.Click(chromedp.CSS("#key-secret-copy")))
+	b.waitJS("copy status", `document.getElementById("key-secret-status").textContent !== ""`)
+	b.shots("07-key-secret")
+
+	// The new key works with exactly its scopes.
+	if status, raw := e.api(t, "GET", "/api/v1/me", "", nil, secret); status != 200 {
+		t.Errorf("new key on /me: %d %s", status, raw)
+	}
+
+	// After a reload the secret is gone and the list is masked.
+	b.run("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#keys-table")))
+	if n := eval[int](b, `document.querySelectorAll("#key-secret").length`); n != 0 {
+		t.Error("secret still shown after reload")
+	}
+	if html := eval[string](b, `document.body.innerText`); strings.Contains(html, secret) || strings.Contains(html, secret[17:]) {
+		t.Error("the page shows the secret after reload")
+	}
+	row := `#keys-table tbody tr:first-child`
+	if got := b.text(row + " .key-name"); got != "render farm" {
+		t.Errorf("newest key name = %q", got)
+	}
+	if got := b.text(row + " .scopes"); got != "process:write, account:read" && got != "account:read, process:write" {
+		t.Errorf("scopes = %q", got)
+	}
+
+	// Revoke with the dialog, by keyboard.
+	b.run("open revoke", chromedp.Focus(chromedp.CSS(row+" button.revoke")))
+	b.press(kb.Enter)
+	b.run("dialog", chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
+	if id := b.activeID(); id != "revoke-cancel" {
+		t.Errorf("focus in dialog = %q, want revoke-cancel", id)
+	}
+	b.shots("08-revoke-dialog")
+	b.press(kb.Escape)
+	b.run("dialog closed", chromedp.WaitNotVisible(chromedp.CSS("#revoke-dialog")))
+	b.run("reopen", chromedp.Focus(chromedp.CSS(row+" button.revoke")))
+	b.press(kb.Enter)
+	b.run("dialog", chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
+	b.press(kb.Tab)
+	if id := b.activeID(); id != "revoke-confirm" {
+		t.Errorf("Tab in dialog went to %q, want revoke-confirm", id)
+	}
+	b.press(kb.Enter)
+	b.waitJS("revoked", `document.querySelector("#keys-table tbody tr:first-child").dataset.status === "revoked"`)
+	if status, _ := e.api(t, "GET", "/api/v1/me", "", nil, secret); status != 401 {
+		t.Errorf("revoked key on /me: %d, want 401", status)
+	}
+}
+
+func TestQuickConverterSignedOut(t *testing.T) {
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.open("/")
+	b.run("page", chromedp.WaitVisible(chromedp.CSS("#quick-section")))
+	if got := b.text("#quick-remaining"); !strings.Contains(got, "5") {
+		t.Errorf("quick remaining before = %q", got)
+	}
+	file := fixture(t, "clip.srt", problemSRT)
+	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	if got := b.text("#quick-remaining"); got != "4 free runs left today" {
+		t.Errorf("quick remaining after = %q", got)
+	}
+	if n := eval[int](b, `document.querySelectorAll("#diag-body tr[data-code]").length`); n == 0 {
+		t.Error("no diagnostics on the quick converter")
+	}
+	b.shots("09-quick-converter")
+}
+
+func TestAPIErrorShowsEnvelopeMessage(t *testing.T) {
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+
+	// The server's own answer for a file with no cues.
+	const junk = "this is not a caption file\n"
+	ct, body := multipartForm(t, "notes.srt", []byte(junk), map[string]string{"preset": "youtube", "fixProfile": "warn-only"})
+	status, raw := e.api(t, "POST", "/api/v1/process", ct, body, "")
+	var env struct {
+		Error struct{ Code, Message string }
+	}
+	if err := json.Unmarshal(raw, &env); err != nil || status < 400 || env.Error.Message == "" {
+		t.Fatalf("API answer for junk: %d %s", status, raw)
+	}
+
+	file := fixture(t, "notes.srt", junk)
+	b.run("run junk", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")))
+	b.waitJS("error", `!document.getElementById("qa-error").hidden`)
+	got := b.text("#qa-error")
+	if !strings.Contains(got, env.Error.Message) {
+		t.Errorf("error shown = %q, want the envelope's message %q", got, env.Error.Message)
+	}
+	if regexp.MustCompile(`\b(4\d\d|5\d\d)\b`).MatchString(strings.ReplaceAll(got, env.Error.Message, "")) {
+		t.Errorf("error shows a raw status: %q", got)
+	}
+	b.shots("10-api-error")
+
+	// A key without a name: 400 bad_request, message from the envelope.
+	b.run("keys", chromedp.Click(chromedp.CSS("#nav-keys")), chromedp.WaitVisible(chromedp.CSS("#key-form")), chromedp.Click(chromedp.CSS("#key-create")))
+	b.waitJS("key error", `!document.getElementById("keys-error").hidden`)
+	if got := b.text("#keys-error"); got == "" || strings.Contains(got, "400") {
+		t.Errorf("key error = %q", got)
+	}
+}
+
+func TestKeyboardOnlyRunQA(t *testing.T) {
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.open("/")
+	b.run("page", chromedp.WaitVisible(chromedp.CSS("#signin-email")))
+
+	// First Tab: the skip link.
+	b.press(kb.Tab)
+	if id := b.activeID(); id != "skip-link" {
+		t.Fatalf("first Tab focused %q, want skip-link", id)
+	}
+	tabTo := func(id string, max int) []string {
+		t.Helper()
+		var seen []string
+		for range max {
+			b.press(kb.Tab)
+			cur := b.activeID()
+			seen = append(seen, cur)
+			if cur == id {
+				return seen
+			}
+		}
+		t.Fatalf("Tab never reached #%s; visited %v", id, seen)
+		return nil
+	}
+	tabTo("signin-email", 10)
+	b.run("type email", chromedp.KeyEvent(ownerEmail))
+	b.press(kb.Tab)
+	b.run("type password", chromedp.KeyEvent(ownerPassword))
+	b.press(kb.Enter)
+	b.run("signed in", chromedp.WaitVisible(chromedp.CSS("#user-email")))
+
+	// The file dialog cannot be driven by keys; set the file on the
+	// focused input, then continue with the keyboard.
+	file := fixture(t, "keys.srt", problemSRT)
+	seen := tabTo("qa-file", 20)
+	for _, id := range []string{"nav-run", "nav-keys", "nav-account"} {
+		if !strings.Contains(strings.Join(seen, " "), id) {
+			t.Errorf("Tab skipped #%s: %v", id, seen)
+		}
+	}
+	if !eval[bool](b, `getComputedStyle(document.getElementById("qa-drop")).outlineStyle !== "none"`) {
+		t.Error("the drop zone shows no focus ring while its file input has focus")
+	}
+	b.run("file", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}))
+	seen = tabTo("qa-run", 6)
+	for _, id := range []string{"qa-preset", "qa-fix", "qa-standard"} {
+		if !strings.Contains(strings.Join(seen, " "), id) {
+			t.Errorf("Tab skipped #%s: %v", id, seen)
+		}
+	}
+	if !eval[bool](b, `getComputedStyle(document.activeElement).outlineStyle !== "none"`) {
+		t.Error("the Run button shows no focus ring")
+	}
+	b.press(kb.Enter)
+	b.run("result", chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.waitJS("focus on result", `document.activeElement && document.activeElement.id === "result-heading"`)
+
+	// Tab to the first diagnostic row and open its cue with Enter.
+	for range 40 {
+		b.press(kb.Tab)
+		if eval[bool](b, `document.activeElement.matches("#diag-body tr[data-cue]")`) {
+			break
+		}
+	}
+	if !eval[bool](b, `document.activeElement.matches("#diag-body tr[data-cue]")`) {
+		t.Fatal("Tab never reached a diagnostics row")
+	}
+	cue := eval[string](b, `document.activeElement.dataset.cue`)
+	b.press(kb.Enter)
+	b.waitJS("cue detail", fmt.Sprintf(`document.getElementById("cue-detail-title") && document.getElementById("cue-detail-title").textContent === "Cue %d"`, atoi(cue)+1))
+	b.shots("11-keyboard-focus")
+}
+
+func TestDesktopWindowIsSignedIn(t *testing.T) {
+	e := newEnv(t, true)
+	b := newBrowser(t, e.ts.URL)
+	b.open("/")
+	b.run("signed in", chromedp.WaitVisible(chromedp.CSS("#qa-form")), chromedp.WaitVisible(chromedp.CSS("#nav")))
+	if n := eval[int](b, `document.querySelectorAll("#signin-form, #sign-out").length`); n != 0 {
+		t.Error("the desktop window offers sign-in or sign-out")
+	}
+	if got := b.text("#user-email"); got != ownerEmail {
+		t.Errorf("user = %q", got)
+	}
+	file := fixture(t, "desk.srt", problemSRT)
+	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("account", chromedp.Click(chromedp.CSS("#nav-account")), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
+	if got := b.text("#usage-text"); !strings.HasPrefix(got, "1 of ") {
+		t.Errorf("usage after one run = %q", got)
+	}
+}
+
+func atoi(s string) int {
+	n := 0
+	fmt.Sscanf(s, "%d", &n)
+	return n
+}

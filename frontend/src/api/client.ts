@@ -1,0 +1,186 @@
+// Typed client for /api/v1 (contract 1.0.0) and the session and homepage
+// routes. Every failure becomes an ApiError whose message is the error
+// envelope's message (never a bare status), or a clear network message.
+
+import type {
+  APIKeyCreated,
+  APIKeyCreateRequest,
+  APIKeyList,
+  APIKeyRevoked,
+  CSRFToken,
+  ErrorEnvelope,
+  ProcessInput,
+  ProcessResult,
+  Profile,
+  Session,
+  Usage,
+} from "./types";
+
+/** ApiError is a failed call: the envelope's code and message, the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const NETWORK_MESSAGE =
+  "Could not reach the CaptionQA service. Check that it is running and your connection, then try again.";
+
+function isEnvelope(v: unknown): v is ErrorEnvelope {
+  if (typeof v !== "object" || v === null) return false;
+  const e = (v as { error?: unknown }).error;
+  return typeof e === "object" && e !== null && typeof (e as { message?: unknown }).message === "string";
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // Not JSON: fall through to a generic message below.
+  }
+  if (isEnvelope(body)) {
+    return new ApiError(body.error.message, body.error.code, res.status, body.error.details ?? {});
+  }
+  return new ApiError(
+    "The service answered with an unexpected response. Try again; if it persists, check the server log.",
+    "unexpected_response",
+    res.status,
+  );
+}
+
+interface CallOptions {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  json?: unknown;
+  form?: FormData;
+  csrf?: string;
+  /** on401 runs when a signed-in call finds the session gone. */
+  on401?: () => void;
+}
+
+async function call<T>(path: string, opts: CallOptions = {}): Promise<T> {
+  const method = opts.method ?? "GET";
+  const headers: Record<string, string> = { Accept: "application/json" };
+  let body: BodyInit | undefined;
+  if (opts.json !== undefined) {
+    headers["Content-Type"] = "application/json";
+    body = JSON.stringify(opts.json);
+  } else if (opts.form) {
+    body = opts.form;
+  }
+  if (opts.csrf) headers["X-CSRF-Token"] = opts.csrf;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body, credentials: "same-origin", cache: "no-store" });
+  } catch {
+    throw new ApiError(NETWORK_MESSAGE, "network_error", 0);
+  }
+  if (!res.ok) {
+    const err = await toError(res);
+    if (res.status === 401 && opts.on401) opts.on401();
+    throw err;
+  }
+  if (res.status === 204) return undefined as T;
+  try {
+    return (await res.json()) as T;
+  } catch {
+    throw new ApiError("The service sent a response that is not valid JSON.", "unexpected_response", res.status);
+  }
+}
+
+function processForm(input: ProcessInput): FormData {
+  const f = new FormData();
+  f.append("file", input.file, input.file.name);
+  f.append("preset", input.preset);
+  f.append("fixProfile", input.fixProfile);
+  if (input.standard) f.append("standard", input.standard);
+  return f;
+}
+
+/** Client talks to one CaptionQA origin. csrf is the session's token once signed in. */
+export class Client {
+  csrf = "";
+  /** onSessionLost runs when a v1 call answers 401 (the session expired or was revoked). */
+  onSessionLost: () => void = () => {};
+
+  private v1<T>(path: string, opts: CallOptions = {}): Promise<T> {
+    return call<T>(`/api/v1${path}`, { ...opts, on401: () => this.onSessionLost() });
+  }
+
+  // ---- session (dashboard)
+
+  /** session returns the signed-in session, or null when signed out (401). */
+  async session(): Promise<Session | null> {
+    try {
+      const s = await call<Session>("/api/session");
+      this.csrf = s.csrfToken;
+      return s;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) return null;
+      throw e;
+    }
+  }
+
+  async signIn(email: string, password: string): Promise<Session> {
+    // A homepage CSRF token goes along; the session route may ask for it.
+    const pre = await this.homepageToken().catch(() => "");
+    const s = await call<Session>("/api/session", { method: "POST", json: { email, password }, csrf: pre });
+    this.csrf = s.csrfToken;
+    return s;
+  }
+
+  async signOut(): Promise<void> {
+    await call<void>("/api/session", { method: "DELETE", csrf: this.csrf });
+    this.csrf = "";
+  }
+
+  // ---- homepage converter (signed out)
+
+  async homepageToken(): Promise<string> {
+    return (await call<CSRFToken>("/api/csrf")).token;
+  }
+
+  async homepageProcess(input: ProcessInput): Promise<ProcessResult> {
+    const token = await this.homepageToken();
+    return call<ProcessResult>("/api/process", { method: "POST", form: processForm(input), csrf: token });
+  }
+
+  // ---- v1 with the session cookie
+
+  process(input: ProcessInput): Promise<ProcessResult> {
+    return this.v1<ProcessResult>("/process", { method: "POST", form: processForm(input), csrf: this.csrf });
+  }
+
+  me(): Promise<Profile> {
+    return this.v1<Profile>("/me");
+  }
+
+  usage(): Promise<Usage> {
+    return this.v1<Usage>("/usage");
+  }
+
+  listKeys(): Promise<APIKeyList> {
+    return this.v1<APIKeyList>("/api-keys");
+  }
+
+  createKey(req: APIKeyCreateRequest): Promise<APIKeyCreated> {
+    return this.v1<APIKeyCreated>("/api-keys", { method: "POST", json: req, csrf: this.csrf });
+  }
+
+  revokeKey(keyId: string): Promise<APIKeyRevoked> {
+    return this.v1<APIKeyRevoked>(`/api-keys/${encodeURIComponent(keyId)}`, { method: "DELETE", csrf: this.csrf });
+  }
+}
+
+/** messageOf returns the text to show for any thrown value. */
+export function messageOf(e: unknown): string {
+  if (e instanceof ApiError) return e.message;
+  if (e instanceof Error && e.message) return `Something went wrong in the page: ${e.message}`;
+  return "Something went wrong. Try again.";
+}

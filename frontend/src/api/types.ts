@@ -1,0 +1,221 @@
+// Wire types of the CaptionQA v1 API, written by hand from
+// assets/openapi/openapi.yaml, contract version 1.0.0 (OpenAPI 3.0.3),
+// plus the dashboard-session and homepage-converter routes, which are not
+// part of v1. Unknown extra fields may appear on any response (spec part
+// 9): every consumer treats fields it does not know as optional.
+
+export const CONTRACT_VERSION = "1.0.0";
+
+export type ErrorCode =
+  | "bad_request"
+  | "payload_too_large"
+  | "unauthorized"
+  | "api_key_revoked"
+  | "api_key_expired"
+  | "forbidden"
+  | "not_found"
+  | "conflict"
+  | "processing_failed"
+  | "rate_limited"
+  | "quota_exceeded"
+  | "internal_error"
+  | "not_implemented"
+  | "unavailable";
+
+/** ErrorEnvelope is the body of every error (spec 7.1). */
+export interface ErrorEnvelope {
+  error: {
+    code: ErrorCode | string;
+    message: string;
+    details?: Record<string, unknown>;
+  };
+}
+
+export const PRESETS = [
+  "youtube",
+  "tiktok",
+  "html5",
+  "generic",
+  "lms",
+  "instagram-reels",
+  "linkedin",
+  "vimeo",
+  "facebook",
+  "zoom",
+  "developer-json",
+] as const;
+export type Preset = (typeof PRESETS)[number];
+
+export const FIX_PROFILES = ["warn-only", "layout-preserve-breaks", "auto-split-sentences", "auto-split-cps"] as const;
+export type FixProfile = (typeof FIX_PROFILES)[number];
+
+export const STANDARDS = ["wcag-2.1-aa", "en-301-549", "fcc-79.1", "dcmp"] as const;
+export type StandardId = (typeof STANDARDS)[number];
+
+export type DeliveryStatus = "ready" | "will_adapt" | "needs_attention";
+export type Severity = "error" | "warning" | "info";
+export type OutputFormat = "srt" | "vtt" | "ttml" | "json";
+
+export interface Diagnostic {
+  code: string;
+  severity: Severity;
+  line: number;
+  cueIndex?: number;
+  message: string;
+  value?: number;
+  limit?: number;
+  unit?: string;
+}
+
+export interface Change {
+  code: string;
+  cueIndex: number;
+  action: string;
+  message: string;
+}
+
+export interface Clause {
+  id: string;
+  title: string;
+  requirement: string;
+  status: "pass" | "fail" | "not_evaluated";
+  findings: Diagnostic[];
+  reason?: string;
+  checks?: string[];
+}
+
+export interface StandardReport {
+  id: StandardId;
+  title: string;
+  version?: string;
+  summary: { pass: number; fail: number; notEvaluated: number };
+  clauses: Clause[];
+}
+
+export interface Report {
+  summary: string;
+  preset: Preset;
+  fixProfile: FixProfile;
+  inputFormat: string;
+  outputFormat: OutputFormat;
+  encoding: string;
+  inputCues: number;
+  outputCues: number;
+  diagnostics: Diagnostic[];
+  fixes: Change[];
+  remaining: Diagnostic[];
+  counting: string;
+  platformNotes?: string[];
+  standard?: StandardReport;
+}
+
+/** ProcessResult is the 200 body of POST /api/v1/process (spec 2.1). */
+export interface ProcessResult {
+  report: Report;
+  output: string;
+  aidedOutput?: string;
+  aidedReport?: Report;
+  suggestions?: Diagnostic[];
+  aidedSameAsDelivery?: boolean;
+  deliveryStatus: DeliveryStatus;
+  aidedStatus: DeliveryStatus;
+  remainingApiRunsToday?: number;
+  /** remainingToday is set by the homepage converter (its own pool). */
+  remainingToday?: number;
+  explainAvailable: boolean;
+  explainSkippedReason?: string;
+}
+
+export const SCOPES = [
+  "process:write",
+  "account:read",
+  "usage:read",
+  "keys:read",
+  "keys:write",
+  "webhooks:read",
+  "webhooks:write",
+  "exports:read",
+  "exports:write",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Profile is GET /api/v1/me (spec 2.3). */
+export interface Profile {
+  userKey: string;
+  tier: "free_plus" | "pro" | string;
+  email: string;
+  features: string[];
+  quotas: { v1DailySuccessCap: number; remainingToday: number };
+}
+
+/** Usage is GET /api/v1/usage (spec 2.4). */
+export interface Usage {
+  cap: number;
+  usedToday: number;
+  remainingToday: number;
+  resetsAt: string;
+  keys: { keyId: string; prefix: string; name: string }[];
+}
+
+export interface APIKey {
+  keyId: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  status: "active" | "revoked" | "expired";
+}
+
+export interface APIKeyList {
+  keys: APIKey[];
+}
+
+export interface APIKeyCreateRequest {
+  name: string;
+  scopes: Scope[];
+  expiresAt?: string;
+}
+
+export interface APIKeyCreated {
+  keyId: string;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: string;
+  expiresAt: string;
+  /** secret is the full Bearer secret, returned only at creation. */
+  secret: string;
+}
+
+export interface APIKeyRevoked {
+  keyId: string;
+  revoked: true;
+  revokedAt: string;
+}
+
+// ---- dashboard session and homepage converter (not v1)
+
+/** Session is GET /api/session. POST answers without tier. */
+export interface Session {
+  email: string;
+  tier?: string;
+  /** csrfToken goes in X-CSRF-Token on POST/DELETE; empty in the desktop window. */
+  csrfToken: string;
+  /** desktop is true in the desktop window, signed in as the local owner. */
+  desktop?: boolean;
+}
+
+export interface CSRFToken {
+  token: string;
+}
+
+/** ProcessInput is the multipart form of both process routes. */
+export interface ProcessInput {
+  file: File;
+  preset: Preset;
+  fixProfile: FixProfile;
+  standard: StandardId | "";
+}

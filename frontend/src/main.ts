@@ -1,0 +1,191 @@
+// CaptionQA browser UI: boot, frame and hash routing. State lives in the
+// App object; pages are render functions that build DOM.
+
+import { Client, messageOf } from "./api/client";
+import type { Session } from "./api/types";
+import { announce, byId, h, replace } from "./dom";
+import { accountPage } from "./pages/account";
+import { keysPage } from "./pages/keys";
+import { RunPage } from "./pages/runqa";
+import { signInForm } from "./pages/signin";
+
+type Route = "run" | "keys" | "account";
+
+const ROUTES: { id: Route; label: string; title: string }[] = [
+  { id: "run", label: "Run QA", title: "Run QA" },
+  { id: "keys", label: "API keys", title: "API keys" },
+  { id: "account", label: "Account", title: "Account" },
+];
+
+/** Pages that slot into the nav later; shown greyed, not focusable. */
+const LATER = ["Projects", "Export templates", "Webhook", "Jobs"];
+
+class App {
+  private client = new Client();
+  private session: Session | null = null;
+  private runPage: RunPage | null = null;
+  private quickPage: RunPage | null = null;
+  private quickLeft: number | null = null;
+
+  constructor(private root: HTMLElement) {
+    this.client.onSessionLost = () => {
+      if (!this.session) return;
+      this.session = null;
+      this.renderSignedOut("Your session has ended. Sign in again.");
+    };
+    window.addEventListener("hashchange", () => this.session && this.renderSignedIn());
+  }
+
+  async start(): Promise<void> {
+    try {
+      this.session = await this.client.session();
+    } catch (e) {
+      this.renderFatal(messageOf(e));
+      return;
+    }
+    if (this.session) this.renderSignedIn();
+    else this.renderSignedOut();
+  }
+
+  private route(): Route {
+    const r = location.hash.replace(/^#\/?/, "") as Route;
+    return ROUTES.some((x) => x.id === r) ? r : "run";
+  }
+
+  private header(signedIn: boolean): HTMLElement {
+    return h(
+      "header",
+      { id: "app-header", class: "app-header" },
+      h("a", { class: "brand", href: signedIn ? "#/run" : "#", "aria-label": "CaptionQA home" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "CC"), h("span", null, "CaptionQA")),
+      signedIn && this.session
+        ? h(
+            "div",
+            { class: "user" },
+            h("span", { class: "visually-hidden" }, "Signed in as "),
+            h("span", { id: "user-email", class: "user-email" }, this.session.email),
+            this.session.desktop
+              ? h("span", { class: "badge neutral" }, "Desktop")
+              : h("button", { id: "sign-out", type: "button", class: "button secondary small", onclick: () => void this.signOut() }, "Sign out"),
+          )
+        : h("span", { class: "muted header-note" }, "Caption QA for post-production"),
+    );
+  }
+
+  private nav(current: Route): HTMLElement {
+    return h(
+      "nav",
+      { id: "nav", class: "nav", "aria-label": "Main" },
+      h(
+        "ul",
+        null,
+        ...ROUTES.map((r) => h("li", null, h("a", { id: `nav-${r.id}`, href: `#/${r.id}`, "aria-current": r.id === current ? "page" : null }, r.label))),
+        ...LATER.map((l) => h("li", { class: "later" }, h("span", { "aria-disabled": "true", title: "Coming in a later release" }, l, h("span", { class: "soon" }, " · soon")))),
+      ),
+    );
+  }
+
+  private frame(header: HTMLElement, nav: HTMLElement | null, title: string, page: HTMLElement): void {
+    const main = h("main", { id: "main", class: "main", tabindex: -1 }, h("h1", { id: "page-title", tabindex: -1 }, title), page);
+    replace(this.root, header, h("div", { class: nav ? "layout" : "layout no-nav" }, nav, main));
+  }
+
+  renderSignedIn(): void {
+    const r = this.route();
+    const meta = ROUTES.find((x) => x.id === r)!;
+    document.title = `${meta.title} · CaptionQA`;
+    let page: HTMLElement;
+    if (r === "keys") page = keysPage(this.client);
+    else if (r === "account") page = accountPage(this.client);
+    else {
+      this.runPage ??= new RunPage({ run: (i) => this.client.process(i) });
+      page = this.runPage.render();
+    }
+    const hadFocusInNav = document.activeElement?.closest?.("#nav") != null;
+    this.frame(this.header(true), this.nav(r), meta.title, page);
+    if (hadFocusInNav) byId("page-title").focus();
+    announce(`${meta.title} page`);
+  }
+
+  renderSignedOut(notice = ""): void {
+    document.title = "Sign in · CaptionQA";
+    this.quickPage ??= new RunPage({
+      run: (i) => this.client.homepageProcess(i),
+      onResult: (res) => {
+        if (typeof res.remainingToday === "number") {
+          this.quickLeft = res.remainingToday;
+          const el = document.getElementById("quick-remaining");
+          if (el) el.textContent = this.quickText();
+        }
+      },
+    });
+    const signin = signInForm(this.client, (s) => {
+      this.session = s;
+      this.runPage = null;
+      // POST /api/session answers without the tier: read the full session.
+      void this.client.session().then((full) => (this.session = full ?? s)).finally(() => {
+        if (!location.hash) location.hash = "#/run";
+        this.renderSignedIn();
+        byId("page-title").focus();
+      });
+    });
+    const quick = h(
+      "section",
+      { id: "quick-section", class: "quick", "aria-labelledby": "quick-h" },
+      h("h2", { id: "quick-h" }, "Quick converter"),
+      h("p", null, "Check and convert a caption file without signing in. ", h("span", { id: "quick-remaining", class: "badge neutral" }, this.quickText())),
+      this.quickPage.render(),
+    );
+    const page = h(
+      "div",
+      { class: "signed-out" },
+      notice ? h("div", { id: "session-notice", class: "alert warning", role: "alert" }, notice) : null,
+      h("div", { class: "signed-out-grid" }, signin, quick),
+    );
+    this.frame(this.header(false), null, "Welcome to CaptionQA", page);
+  }
+
+  private quickText(): string {
+    if (this.quickLeft === null) return "5 free runs a day";
+    return `${this.quickLeft} free ${this.quickLeft === 1 ? "run" : "runs"} left today`;
+  }
+
+  private async signOut(): Promise<void> {
+    try {
+      await this.client.signOut();
+    } catch (e) {
+      announce(messageOf(e));
+    }
+    this.session = null;
+    this.runPage = null;
+    history.replaceState(null, "", location.pathname);
+    this.renderSignedOut();
+    byId("page-title").focus();
+  }
+
+  private renderFatal(msg: string): void {
+    replace(
+      this.root,
+      this.header(false),
+      h(
+        "main",
+        { id: "main", class: "main", tabindex: -1 },
+        h("h1", { id: "page-title" }, "CaptionQA is not reachable"),
+        h("div", { id: "fatal-error", class: "alert", role: "alert" }, msg),
+        h("button", { type: "button", class: "button primary", onclick: () => location.reload() }, "Try again"),
+      ),
+    );
+  }
+}
+
+function boot(): void {
+  const root = byId("app");
+  const skip = document.getElementById("skip-link");
+  skip?.addEventListener("click", (e) => {
+    e.preventDefault();
+    document.getElementById("main")?.focus();
+  });
+  void new App(root).start();
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", boot);
+else boot();

@@ -1,0 +1,60 @@
+// Run QA: the form, then the result below it. The quick converter for
+// signed-out visitors uses the same page with the homepage route.
+
+import { messageOf } from "../api/client";
+import type { ProcessInput, ProcessResult } from "../api/types";
+import { readCues } from "../captions";
+import { announce, h, replace } from "../dom";
+import { newResultState, remainingLine, resultView } from "../ui/result";
+import { newRunFormState, runForm, setBusy, type RunFormState } from "../ui/runform";
+
+export interface RunPageOptions {
+  run: (input: ProcessInput) => Promise<ProcessResult>;
+  /** onRemaining is told the quota line after each successful run. */
+  onResult?: (r: ProcessResult) => void;
+}
+
+/** RunPage keeps its form state across navigation within a session. */
+export class RunPage {
+  readonly form: RunFormState = newRunFormState();
+  private last: { result: ProcessResult; name: string; text: string } | null = null;
+
+  constructor(private opts: RunPageOptions) {}
+
+  render(): HTMLElement {
+    const error = h("div", { id: "qa-error", class: "alert", role: "alert", hidden: true });
+    const out = h("div", { id: "result-area" });
+    const showError = (msg: string) => {
+      error.hidden = false;
+      replace(error, h("strong", null, "Could not run QA. "), msg);
+    };
+    const submit = async (input: ProcessInput) => {
+      error.hidden = true;
+      setBusy(this.form, true);
+      announce("Running QA…");
+      try {
+        const [res, text] = await Promise.all([this.opts.run(input), input.file.text().catch(() => "")]);
+        this.last = { result: res, name: input.file.name, text };
+        this.opts.onResult?.(res);
+        this.showResult(out);
+        announce(`QA finished: ${res.report.diagnostics.length} diagnostics.`);
+        document.getElementById("result-heading")?.focus();
+      } catch (e) {
+        showError(messageOf(e));
+        announce("QA failed.");
+      } finally {
+        setBusy(this.form, false);
+      }
+    };
+    const page = h("div", { class: "run-page" }, runForm(this.form, submit, showError), error, out);
+    if (this.last) this.showResult(out);
+    return page;
+  }
+
+  private showResult(out: HTMLElement): void {
+    if (!this.last) return;
+    const { result, name, text } = this.last;
+    const st = newResultState(result, name, readCues(name, text));
+    replace(out, resultView(st, remainingLine(result)));
+  }
+}

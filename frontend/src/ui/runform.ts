@@ -1,0 +1,125 @@
+// The run form shared by Run QA (signed in) and the quick converter
+// (signed out): drop zone + file picker, preset, fix profile, standard.
+
+import { FIX_PROFILES, PRESETS, STANDARDS, type FixProfile, type Preset, type ProcessInput, type StandardId } from "../api/types";
+import { h, replace } from "../dom";
+import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS } from "./labels";
+
+export interface RunFormState {
+  file: File | null;
+  preset: Preset;
+  fixProfile: FixProfile;
+  standard: StandardId | "";
+  busy: boolean;
+}
+
+export function newRunFormState(): RunFormState {
+  return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", busy: false };
+}
+
+const MAX_BYTES = 4_456_448;
+
+/** runForm renders the form; submit receives the checked input. */
+export function runForm(state: RunFormState, submit: (input: ProcessInput) => void, showError: (msg: string) => void): HTMLElement {
+  const fileName = h("span", { id: "qa-file-name", class: "file-name" }, state.file ? state.file.name : "No file chosen");
+  const setFile = (f: File | null | undefined) => {
+    if (!f) return;
+    if (f.size > MAX_BYTES) {
+      showError(`“${f.name}” is ${(f.size / 1048576).toFixed(1)} MiB; the limit is about 4.25 MiB.`);
+      return;
+    }
+    state.file = f;
+    replace(fileName, f.name, h("span", { class: "muted" }, ` · ${formatSize(f.size)}`));
+  };
+  const input = h("input", {
+    id: "qa-file",
+    type: "file",
+    class: "visually-hidden",
+    accept: ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.json",
+    "aria-describedby": "qa-drop-hint",
+    onchange: () => setFile(input.files?.[0]),
+  });
+  const drop = h(
+    "div",
+    { id: "qa-drop", class: "drop" },
+    input,
+    h("label", { for: "qa-file", class: "drop-label" }, h("span", { class: "button secondary" }, "Choose caption file…")),
+    h("p", { id: "qa-drop-hint", class: "muted" }, "or drop it here · SRT, WebVTT, SBV, ASS, TTML or JSON IR · up to 4.25 MiB"),
+    fileName,
+  );
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("dragging");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("dragging"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("dragging");
+    setFile(e.dataTransfer?.files?.[0]);
+  });
+
+  const preset = select("qa-preset", "Platform preset", PRESETS, state.preset, (v) => PRESET_LABELS[v as Preset] ?? v, (v) => (state.preset = v as Preset));
+  const fix = select("qa-fix", "Fix profile", FIX_PROFILES, state.fixProfile, (v) => FIX_LABELS[v as FixProfile] ?? v, (v) => (state.fixProfile = v as FixProfile));
+  const std = select(
+    "qa-standard",
+    "Standard",
+    ["", ...STANDARDS],
+    state.standard,
+    (v) => (v === "" ? "None" : STANDARD_LABELS[v as StandardId] ?? v),
+    (v) => (state.standard = v as StandardId | ""),
+  );
+  const run = h("button", { id: "qa-run", type: "submit", class: "button primary" }, "Run QA");
+  const form = h(
+    "form",
+    { id: "qa-form", class: "run-form", "aria-label": "Run caption QA", novalidate: true },
+    drop,
+    h("div", { class: "form-row" }, preset, fix, std),
+    h("div", { class: "form-actions" }, run, h("span", { id: "qa-busy", class: "muted", role: "status" })),
+  );
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (state.busy) return;
+    if (!state.file) {
+      showError("Choose a caption file first.");
+      input.focus();
+      return;
+    }
+    submit({ file: state.file, preset: state.preset, fixProfile: state.fixProfile, standard: state.standard });
+  });
+  return form;
+}
+
+function select(
+  id: string,
+  label: string,
+  values: readonly string[],
+  current: string,
+  text: (v: string) => string,
+  set: (v: string) => void,
+): HTMLElement {
+  const sel = h("select", { id, name: id, onchange: () => set(sel.value) });
+  for (const v of values) {
+    const o = h("option", { value: v }, text(v));
+    if (v === current) o.selected = true;
+    sel.appendChild(o);
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, label), sel);
+}
+
+function formatSize(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1048576) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1048576).toFixed(2)} MiB`;
+}
+
+/** setBusy toggles the form's running state. */
+export function setBusy(state: RunFormState, busy: boolean): void {
+  state.busy = busy;
+  const run = document.getElementById("qa-run") as HTMLButtonElement | null;
+  const msg = document.getElementById("qa-busy");
+  if (run) {
+    run.disabled = busy;
+    run.setAttribute("aria-busy", String(busy));
+  }
+  if (msg) msg.textContent = busy ? "Running QA…" : "";
+}
