@@ -68,7 +68,9 @@ func printHelp(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'captionqa <command> --help' for a command's flags.\n")
+	// The window lives in package app, which only desktop builds link.
+	fmt.Fprintf(w, "  %-10s %s\n", "desktop", "open the desktop window (desktop builds: make desktop-run)")
+	fmt.Fprint(w, "\nWithout a command captionqa starts serve (the window, in a desktop build with a display).\nRun 'captionqa <command> --help' for a command's flags.\n")
 }
 
 func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "-help" }

@@ -34,8 +34,10 @@ func (OverlappingCues) Check(t *caption.Track, p Params) []caption.Diagnostic {
 		if last >= 0 {
 			e := &t.Cues[last]
 			if overlap := min(e.EndMs, c.EndMs) - c.StartMs; overlap > 0 && float64(overlap) > p.Limit {
+				// Messages count cues from 1, as editors and the UI do;
+				// CueIndex stays 0-based for programs.
 				msg := fmt.Sprintf("cues %d and %d overlap by %d ms: cue %d starts at %s, before cue %d ends at %s",
-					last, i, overlap, i, caption.FormatClock(c.StartMs), last, caption.FormatClock(e.EndMs))
+					last+1, i+1, overlap, i+1, caption.FormatClock(c.StartMs), last+1, caption.FormatClock(e.EndMs))
 				out = append(out, measured(finding(CodeOverlappingCues, t, i, msg), float64(overlap), p.Limit, UnitMs))
 			}
 		}

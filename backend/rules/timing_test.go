@@ -7,11 +7,11 @@ func TestOverlappingCues(t *testing.T) {
 	runRuleCases(t, OverlappingCues{}, []rulecase{
 		{name: "no overlap", track: track(cue(0, 1000, "a"), cue(1000, 2000, "b"), cue(2500, 3000, "c"))},
 		{name: "neighbours overlap", track: track(cue(0, 1000, "a"), cue(750, 2000, "b")),
-			want: []want{{cue: 1, value: 250, msg: "cues 0 and 1 overlap by 250 ms"}}},
+			want: []want{{cue: 1, value: 250, msg: "cues 1 and 2 overlap by 250 ms"}}},
 		{name: "same start", track: track(cue(0, 1000, "a"), cue(0, 500, "b")),
 			want: []want{{cue: 1, value: 500}}},
 		{name: "long cue spans two", track: track(cue(0, 5000, "a"), cue(1000, 2000, "b"), cue(3000, 6000, "c")),
-			want: []want{{cue: 1, value: 1000, msg: "cues 0 and 1"}, {cue: 2, value: 2000, msg: "cues 0 and 2"}}},
+			want: []want{{cue: 1, value: 1000, msg: "cues 1 and 2"}, {cue: 2, value: 2000, msg: "cues 1 and 3"}}},
 		{name: "zero-length cue inside another", track: track(cue(0, 1000, "a"), cue(500, 500, "b"))},
 		{name: "tolerance at limit passes", limit: 40, track: track(cue(0, 1000, "a"), cue(960, 2000, "b"))},
 		{name: "tolerance exceeded", limit: 40, track: track(cue(0, 1000, "a"), cue(959, 2000, "b")),
