@@ -33,23 +33,26 @@ func (f *fixer) layout() {
 	var out []caption.Cue
 	var outSrc []int
 	var outM []metric
+	// Cues from kept on that stay one cue are copied in runs when the next
+	// split comes (or at the end): layoutCue(i) edits only cue i, so a
+	// later copy sees what an immediate one would.
+	kept := 0
 	for i := range f.cues {
 		pieces := f.layoutCue(i)
 		if pieces == nil {
-			if out != nil {
-				out = append(out, f.cues[i])
-				outSrc = append(outSrc, f.srcOf(i))
-				outM = append(outM, f.m[i])
-			}
 			continue
 		}
 		if out == nil {
 			f.ownSrc()
 			size := len(f.cues) + len(f.cues)/16 + len(pieces)
-			out = append(make([]caption.Cue, 0, size), f.cues[:i]...)
-			outSrc = append(make([]int, 0, size), f.src[:i]...)
-			outM = append(make([]metric, 0, size), f.m[:i]...)
+			out = make([]caption.Cue, 0, size)
+			outSrc = make([]int, 0, size)
+			outM = make([]metric, 0, size)
 		}
+		out = append(out, f.cues[kept:i]...)
+		outSrc = append(outSrc, f.src[kept:i]...)
+		outM = append(outM, f.m[kept:i]...)
+		kept = i + 1
 		for k := range pieces {
 			outSrc = append(outSrc, f.src[i])
 			outM = append(outM, scan(pieces[k].Text))
@@ -57,6 +60,9 @@ func (f *fixer) layout() {
 		out = append(out, pieces...)
 	}
 	if out != nil {
+		out = append(out, f.cues[kept:]...)
+		outSrc = append(outSrc, f.src[kept:]...)
+		outM = append(outM, f.m[kept:]...)
 		clear(f.cues) // let the old array's texts go
 		f.cues, f.src, f.m = out, outSrc, outM
 	}

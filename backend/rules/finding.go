@@ -3,6 +3,7 @@ package rules
 import (
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -89,4 +90,50 @@ type hit struct {
 }
 
 // appendRate appends "%.1f" of v, as fmt would write it.
-func appendRate(b []byte, v float64) []byte { return strconv.AppendFloat(b, v, 'f', 1, 64) }
+//
+// Rates are rounded to 0.1 by [round1] first, so v is the double nearest a
+// whole number of tenths k/10: its exact value is far closer to k/10 than
+// to the rounding boundaries k/10 ± 0.05, and writing k's digits gives
+// what strconv would. Anything else goes to strconv, whose fixed-precision
+// 'f' format takes the slow multi-precision path.
+func appendRate(b []byte, v float64) []byte {
+	if v >= 0 && !math.Signbit(v) && v < 1e12 {
+		k := math.Round(v * 10)
+		if math.Abs(v*10-k) < 1e-6 {
+			t := int64(k)
+			b = strconv.AppendInt(b, t/10, 10)
+			return append(b, '.', byte('0'+t%10))
+		}
+	}
+	return strconv.AppendFloat(b, v, 'f', 1, 64)
+}
+
+// messages builds the messages of a rule's findings in one buffer: a rule
+// reporting most cues of a long file then makes one allocation, not one
+// per finding. Each message is written to buf and closed with end; set
+// gives finding k the k-th message.
+type messages struct {
+	buf  []byte
+	ends []int
+}
+
+// grow makes room for n messages of about size bytes each.
+func (m *messages) grow(n, size int) {
+	m.buf = make([]byte, 0, size*n)
+	m.ends = make([]int, 0, n)
+}
+
+func (m *messages) end() { m.ends = append(m.ends, len(m.buf)) }
+
+// set hands out the messages. The buffer becomes the strings' memory
+// without a copy: m is dropped by its caller and nothing writes to buf
+// again.
+func (m *messages) set(out []caption.Diagnostic) {
+	s := unsafe.String(unsafe.SliceData(m.buf), len(m.buf))
+	m.buf = nil
+	start := 0
+	for k, e := range m.ends {
+		out[k].Message = s[start:e]
+		start = e
+	}
+}

@@ -66,7 +66,7 @@ func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 			hits = append(hits, poorHit{i: i, word: w})
 			continue
 		}
-		if tc, bc := Characters(top), Characters(bottom); TopHeavy(tc, bc) {
+		if tc, bc, heavy := topHeavy(top, bottom); heavy {
 			hits = append(hits, poorHit{i: i, tc: tc, bc: bc})
 		}
 	}
@@ -75,21 +75,24 @@ func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 	}
 	out := make([]caption.Diagnostic, 0, len(hits))
 	var b batch
-	var buf []byte
+	var m messages
+	m.grow(len(hits), 100)
 	for _, h := range hits {
 		if h.word != "" {
-			buf = append(buf[:0], "the first line ends with "...)
-			buf = strconv.AppendQuote(buf, h.word)
-			buf = append(buf, ", which belongs with the words after it; break the line before it"...)
+			m.buf = append(m.buf, "the first line ends with "...)
+			m.buf = strconv.AppendQuote(m.buf, h.word)
+			m.buf = append(m.buf, ", which belongs with the words after it; break the line before it"...)
 		} else {
-			buf = append(buf[:0], "the first line has "...)
-			buf = strconv.AppendInt(buf, int64(h.tc), 10)
-			buf = append(buf, " characters and the second "...)
-			buf = strconv.AppendInt(buf, int64(h.bc), 10)
-			buf = append(buf, "; a bottom-heavy or equal split reads better"...)
+			m.buf = append(m.buf, "the first line has "...)
+			m.buf = strconv.AppendInt(m.buf, int64(h.tc), 10)
+			m.buf = append(m.buf, " characters and the second "...)
+			m.buf = strconv.AppendInt(m.buf, int64(h.bc), 10)
+			m.buf = append(m.buf, "; a bottom-heavy or equal split reads better"...)
 		}
-		out = append(out, b.finding(CodeLineUnbalanced, t, h.i, string(buf)))
+		m.end()
+		out = append(out, b.finding(CodeLineUnbalanced, t, h.i, ""))
 	}
+	m.set(out)
 	return out
 }
 
@@ -105,7 +108,21 @@ func PoorLineBreak(text string) bool {
 	if w := lastWord(top); w != "" && weakLineEnd(w) {
 		return true
 	}
-	return TopHeavy(Characters(top), Characters(bottom))
+	_, _, heavy := topHeavy(top, bottom)
+	return heavy
+}
+
+// topHeavy is [TopHeavy] of the two lines' [Characters], which it returns
+// when heavy. A line has at most as many characters as bytes and TopHeavy
+// grows with its first argument, so when even len(top) is not much longer
+// than the bottom line the top line is not counted.
+func topHeavy(top, bottom string) (tc, bc int, heavy bool) {
+	bc = Characters(bottom)
+	if !TopHeavy(len(top), bc) {
+		return 0, 0, false
+	}
+	tc = Characters(top)
+	return tc, bc, TopHeavy(tc, bc)
 }
 
 // TopHeavy reports whether a first line of top characters is much longer

@@ -27,6 +27,10 @@ func (LineTooLong) Check(t *caption.Track, p Params) []caption.Diagnostic {
 	var hits []longHit
 	for i := range t.Cues {
 		text := t.Cues[i].Text
+		// A text of n bytes has no line of more than n characters.
+		if float64(len(text)) <= p.Limit {
+			continue
+		}
 		longest, at, over := 0, 0, 0
 		for line := 1; ; line++ {
 			cur, rest, more := strings.Cut(text, "\n")
@@ -55,21 +59,24 @@ func (LineTooLong) Check(t *caption.Track, p Params) []caption.Diagnostic {
 	limit := num(p.Limit)
 	out := make([]caption.Diagnostic, 0, len(hits))
 	var b batch
-	var buf []byte
+	var m messages
+	m.grow(len(hits), 60)
 	for _, h := range hits {
-		buf = append(buf[:0], "line "...)
-		buf = strconv.AppendInt(buf, int64(h.at), 10)
-		buf = append(buf, " of the cue has "...)
-		buf = strconv.AppendInt(buf, int64(h.longest), 10)
-		buf = append(buf, " characters, above the "...)
-		buf = append(buf, limit...)
-		buf = append(buf, " limit"...)
+		m.buf = append(m.buf, "line "...)
+		m.buf = strconv.AppendInt(m.buf, int64(h.at), 10)
+		m.buf = append(m.buf, " of the cue has "...)
+		m.buf = strconv.AppendInt(m.buf, int64(h.longest), 10)
+		m.buf = append(m.buf, " characters, above the "...)
+		m.buf = append(m.buf, limit...)
+		m.buf = append(m.buf, " limit"...)
 		if h.over > 1 {
-			buf = append(buf, " ("...)
-			buf = strconv.AppendInt(buf, int64(h.over), 10)
-			buf = append(buf, " lines are too long)"...)
+			m.buf = append(m.buf, " ("...)
+			m.buf = strconv.AppendInt(m.buf, int64(h.over), 10)
+			m.buf = append(m.buf, " lines are too long)"...)
 		}
-		out = append(out, b.measured(b.finding(CodeLineTooLong, t, h.i, string(buf)), float64(h.longest), p.Limit, UnitChars))
+		m.end()
+		out = append(out, b.measured(b.finding(CodeLineTooLong, t, h.i, ""), float64(h.longest), p.Limit, UnitChars))
 	}
+	m.set(out)
 	return out
 }

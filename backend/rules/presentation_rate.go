@@ -47,19 +47,25 @@ func (PresentationRateHigh) Check(t *caption.Track, p Params) []caption.Diagnost
 	limit := num(p.Limit)
 	out := make([]caption.Diagnostic, 0, len(hits))
 	var b batch
-	var buf []byte
+	var m messages
+	m.grow(len(hits), 64)
 	for _, h := range hits {
 		if math.IsInf(h.v, 1) {
-			msg := "cue has words but no duration to read them in; the limit is " + limit + " words per minute"
-			out = append(out, b.withLimit(b.finding(CodePresentationRateHigh, t, h.i, msg), p.Limit, UnitWPM))
+			m.buf = append(m.buf, "cue has words but no duration to read them in; the limit is "...)
+			m.buf = append(m.buf, limit...)
+			m.buf = append(m.buf, " words per minute"...)
+			m.end()
+			out = append(out, b.withLimit(b.finding(CodePresentationRateHigh, t, h.i, ""), p.Limit, UnitWPM))
 			continue
 		}
-		buf = append(buf[:0], "presentation rate "...)
-		buf = appendRate(buf, h.v)
-		buf = append(buf, " words per minute, above the "...)
-		buf = append(buf, limit...)
-		buf = append(buf, " limit"...)
-		out = append(out, b.measured(b.finding(CodePresentationRateHigh, t, h.i, string(buf)), h.v, p.Limit, UnitWPM))
+		m.buf = append(m.buf, "presentation rate "...)
+		m.buf = appendRate(m.buf, h.v)
+		m.buf = append(m.buf, " words per minute, above the "...)
+		m.buf = append(m.buf, limit...)
+		m.buf = append(m.buf, " limit"...)
+		m.end()
+		out = append(out, b.measured(b.finding(CodePresentationRateHigh, t, h.i, ""), h.v, p.Limit, UnitWPM))
 	}
+	m.set(out)
 	return out
 }

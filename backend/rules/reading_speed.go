@@ -47,19 +47,25 @@ func (ReadingSpeedHigh) Check(t *caption.Track, p Params) []caption.Diagnostic {
 	limit := num(p.Limit)
 	out := make([]caption.Diagnostic, 0, len(hits))
 	var b batch
-	var buf []byte
+	var m messages
+	m.grow(len(hits), 66)
 	for _, h := range hits {
 		if math.IsInf(h.v, 1) {
-			msg := "cue has text but no duration to read it in; the limit is " + limit + " characters per second"
-			out = append(out, b.withLimit(b.finding(CodeReadingSpeedHigh, t, h.i, msg), p.Limit, UnitCPS))
+			m.buf = append(m.buf, "cue has text but no duration to read it in; the limit is "...)
+			m.buf = append(m.buf, limit...)
+			m.buf = append(m.buf, " characters per second"...)
+			m.end()
+			out = append(out, b.withLimit(b.finding(CodeReadingSpeedHigh, t, h.i, ""), p.Limit, UnitCPS))
 			continue
 		}
-		buf = append(buf[:0], "reading speed "...)
-		buf = appendRate(buf, h.v)
-		buf = append(buf, " characters per second, above the "...)
-		buf = append(buf, limit...)
-		buf = append(buf, " limit"...)
-		out = append(out, b.measured(b.finding(CodeReadingSpeedHigh, t, h.i, string(buf)), h.v, p.Limit, UnitCPS))
+		m.buf = append(m.buf, "reading speed "...)
+		m.buf = appendRate(m.buf, h.v)
+		m.buf = append(m.buf, " characters per second, above the "...)
+		m.buf = append(m.buf, limit...)
+		m.buf = append(m.buf, " limit"...)
+		m.end()
+		out = append(out, b.measured(b.finding(CodeReadingSpeedHigh, t, h.i, ""), h.v, p.Limit, UnitCPS))
 	}
+	m.set(out)
 	return out
 }

@@ -3,6 +3,7 @@ package standard
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 
@@ -59,6 +60,19 @@ func spokenCase(text string, minLetters int) letterCase {
 		line = line[speakerPrefix(line):]
 		var closer byte
 		for i := 0; i < len(line); i++ {
+			// Eight plain ASCII bytes outside brackets at a time: their
+			// letters are counted with byte-flag arithmetic.
+			if closer == 0 && i+8 <= len(line) {
+				if u, l, ok := asciiLetters(line[i : i+8]); ok {
+					upper += u
+					lower += l
+					if upper > 0 && lower > 0 && upper+lower >= minLetters {
+						return caseMixed
+					}
+					i += 7
+					continue
+				}
+			}
 			b := line[i]
 			switch {
 			case closer != 0:
@@ -98,4 +112,30 @@ func spokenCase(text string, minLetters int) letterCase {
 		return caseLower
 	}
 	return caseMixed
+}
+
+// asciiLetters counts the capital and small ASCII letters of the eight
+// bytes of w, or reports false when w holds a non-ASCII byte or opens a
+// bracket ("[" or "("), which the byte loop handles. With every high bit
+// clear, b + (0x80 - c) sets a byte's high bit exactly when b ≥ c, with no
+// carry into the next byte.
+func asciiLetters(w string) (upper, lower int, ok bool) {
+	const (
+		lo = 0x0101010101010101
+		hi = 0x8080808080808080
+	)
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	if x&hi != 0 {
+		return 0, 0, false
+	}
+	// Bytes equal to '[' or '(': zero bytes of x^c, flagged exactly.
+	open := ^(((x ^ '['*lo) + 0x7F*lo) & ((x ^ '('*lo) + 0x7F*lo)) & hi
+	if open != 0 {
+		return 0, 0, false
+	}
+	ge := func(c uint64) uint64 { return (x + (0x80-c)*lo) & hi }
+	u := ge('A') &^ ge('Z'+1)
+	l := ge('a') &^ ge('z'+1)
+	return bits.OnesCount64(u), bits.OnesCount64(l), true
 }

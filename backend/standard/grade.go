@@ -2,8 +2,11 @@ package standard
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/rules"
@@ -95,9 +98,10 @@ type Clause struct {
 func Grade(c *Catalogue, in Input) Report {
 	p := prepare(in)
 	r := Report{ID: c.ID, Title: c.Title, Version: c.Version, Clauses: make([]Clause, 0, len(c.Clauses))}
+	outcomes := gradeClauses(c, p)
 	for i := range c.Clauses {
 		cl := &c.Clauses[i]
-		o := gradeClause(cl, p)
+		o := outcomes[i]
 		if o.findings == nil {
 			o.findings = []caption.Diagnostic{}
 		}
@@ -116,6 +120,40 @@ func Grade(c *Catalogue, in Input) Report {
 		})
 	}
 	return r
+}
+
+// parallelCues is the delivery size from which [gradeClauses] grades
+// clauses side by side: below it a goroutine costs more than it saves.
+const parallelCues = 4096
+
+// gradeClauses grades every clause of c. On a long delivery the clauses,
+// which only read p, are graded by as many goroutines as there are
+// processors, each taking the next clause; every outcome lands at its
+// clause's index, so the report does not depend on the order they finish.
+func gradeClauses(c *Catalogue, p *input) []outcome {
+	out := make([]outcome, len(c.Clauses))
+	workers := min(runtime.GOMAXPROCS(0), len(c.Clauses))
+	if len(p.delivery.Cues) < parallelCues || workers < 2 {
+		for i := range c.Clauses {
+			out[i] = gradeClause(&c.Clauses[i], p)
+		}
+		return out
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(c.Clauses) {
+					return
+				}
+				out[i] = gradeClause(&c.Clauses[i], p)
+			}
+		})
+	}
+	wg.Wait()
+	return out
 }
 
 // gradeClause runs a clause's rule checks and its kind's grader and
