@@ -26,17 +26,23 @@ func main() {
 // app package, which only main may combine with the CLI), everything else
 // by package cli.
 func run(ctx context.Context, args []string, env cli.Env, getenv func(string) string) int {
-	if len(args) == 0 {
+	if len(args) == 0 || startsWithFlag(args[0]) {
 		// Started without a command (make run, a service manager, a
-		// double-click): the window when this build has one and a display
-		// is there, else the appliance. "captionqa help" lists the
-		// commands.
-		args = []string{defaultCommand(app.Built, app.HasDisplay(getenv))}
+		// double-click), perhaps with flags ("captionqa --data DIR"): the
+		// window when this build has one and a display is there, else the
+		// appliance. "captionqa help" lists the commands.
+		args = append([]string{defaultCommand(app.Built, app.HasDisplay(getenv))}, args...)
 	}
 	if args[0] == "desktop" {
 		return runDesktop(ctx, args[1:], env, getenv)
 	}
 	return cli.Run(ctx, args, env)
+}
+
+// startsWithFlag reports whether a is a flag for the default command
+// rather than help or a command name.
+func startsWithFlag(a string) bool {
+	return len(a) > 1 && a[0] == '-' && a != "-h" && a != "--help" && a != "-help"
 }
 
 // defaultCommand is the command of a bare "captionqa".

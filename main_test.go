@@ -79,3 +79,23 @@ func TestRunDelegatesToCLI(t *testing.T) {
 		t.Fatalf("help: code %d, out %q", code, out)
 	}
 }
+
+// Flags without a command go to the default command: "captionqa --data
+// DIR" starts the appliance on that folder.
+func TestFlagsWithoutCommand(t *testing.T) {
+	tests := []struct {
+		arg  string
+		want bool
+	}{
+		{"--data", true}, {"-addr", true}, {"--help", false}, {"-h", false}, {"-", false}, {"serve", false}, {"convert", false},
+	}
+	for _, tt := range tests {
+		if got := startsWithFlag(tt.arg); got != tt.want {
+			t.Errorf("startsWithFlag(%q) = %v; want %v", tt.arg, got, tt.want)
+		}
+	}
+	e, _, errOut := env()
+	if code := run(context.Background(), []string{"--no-such-flag"}, e, func(string) string { return "" }); code != cli.ExitUsage || !strings.Contains(errOut.String(), "serve") {
+		t.Errorf("an unknown flag should be reported by serve's usage: code %d, stderr %q", code, errOut)
+	}
+}
