@@ -1,14 +1,14 @@
 // Package assets embeds the read-only data CaptionQA ships with: the JSON
-// Schema of the caption IR and, as the product grows, the OpenAPI contract,
-// presets and standards catalogues. It is a package of its own because
+// Schema of the caption IR, the OpenAPI contract, the presets and the
+// standards catalogues. It is a package of its own because
 // go:embed cannot reach outside its directory; domain packages never import
 // it, the composition root hands them sub-trees of [FS].
 package assets
 
 import "embed"
 
-// FS holds the embedded data folders (schema, presets, standards); it is
-// read-only.
+// FS holds the embedded data folders (schema, presets, standards,
+// openapi); it is read-only.
 //
 //go:embed schema presets standards openapi
 var FS embed.FS

@@ -105,6 +105,8 @@ func (e *Error) Wrap(cause error) *Error {
 // Code returns the wire code.
 func (e *Error) Code() string { return e.Kind.Code() }
 
+// Error returns the code and message, and the cause when there is one: the
+// form for logs, never for clients.
 func (e *Error) Error() string {
 	if e.Err != nil {
 		return e.Kind.Code() + ": " + e.Message + ": " + e.Err.Error()
@@ -112,6 +114,8 @@ func (e *Error) Error() string {
 	return e.Kind.Code() + ": " + e.Message
 }
 
+// Unwrap returns the cause recorded by [Error.Wrap], for [errors.Is] and
+// [errors.As].
 func (e *Error) Unwrap() error { return e.Err }
 
 // As returns the *Error in err's chain, if any.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/server"
 )
 
 // ExitNeedsAttention is the exit code of process when a delivery still has
@@ -40,7 +41,9 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 		fs.Usage()
 		return usageError(env, "process takes exactly one FILE or DIR")
 	}
-	eng, err := newEngine()
+	// The command line reads local files: the API's request limit does not
+	// apply, only the guard against non-caption files in readInput.
+	eng, err := server.NewEngine(maxInput)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
 		return ExitEmpty

@@ -1,21 +1,16 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the engine's golden files")
 
 // goldenRequest is a case's request.json.
 type goldenRequest struct {
@@ -68,16 +63,16 @@ func runGolden(t *testing.T, eng *Engine, dir string) {
 			t.Fatalf("request.json: %v", err)
 		}
 	}
-	res, err := eng.Process(context.Background(), Request{
+	res, procErr := eng.Process(context.Background(), Request{
 		Filename: filepath.Base(inputs[0]), Data: data, From: req.From,
 		Preset: req.Preset, FixProfile: req.FixProfile, Standard: req.Standard,
 	})
 	var got any
 	var output, ext string
-	if err != nil {
-		e, ok := apperr.As(err)
+	if procErr != nil {
+		e, ok := apperr.As(procErr)
 		if !ok {
-			t.Fatalf("Process: %v", err)
+			t.Fatalf("Process: %v", procErr)
 		}
 		got = e.Envelope()
 	} else {
@@ -95,43 +90,8 @@ func runGolden(t *testing.T, eng *Engine, dir string) {
 		t.Fatal(err)
 	}
 	gotJSON = append(gotJSON, '\n')
-	compareGolden(t, filepath.Join(dir, "want.report.json"), gotJSON)
-	if err == nil {
-		compareGolden(t, filepath.Join(dir, "want.output"+ext), []byte(output))
+	golden.Compare(t, filepath.Join(dir, "want.report.json"), gotJSON)
+	if procErr == nil {
+		golden.Compare(t, filepath.Join(dir, "want.output"+ext), []byte(output))
 	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run TestGolden -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n%s", path, firstDiff(string(want), string(got)))
-	}
-}
-
-// firstDiff shows the first differing line with some context.
-func firstDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, wl, gl)
-		}
-	}
-	return "(no line differs; check trailing bytes)"
 }

@@ -5,11 +5,8 @@ import (
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/rules"
 )
-
-// boundsTolerance is the position_out_of_bounds rule's slack, in percent,
-// before a value is out of frame (rules.PositionOutOfBounds).
-const boundsTolerance = 0.001
 
 // clampPlacements brings cue settings that leave the frame back into it
 // (tg.ClampPlacement). Placements are the track's own copies (see
@@ -31,7 +28,7 @@ func (f *fixer) clampPlacements() {
 func clampPlacement(pl *caption.Placement) string {
 	var msg []string
 	clamp := func(p *float64, what string) {
-		if p == nil || !outside(*p) {
+		if p == nil || !rules.OutOfFrame(*p) {
 			return
 		}
 		v := min(max(*p, 0), 100)
@@ -46,7 +43,7 @@ func clampPlacement(pl *caption.Placement) string {
 	if pl.Position != nil && pl.Size != nil {
 		pos, size := *pl.Position, *pl.Size
 		var most float64
-		switch positionAlign(pl) {
+		switch rules.PositionAlign(pl) {
 		case "line-left":
 			most = 100 - pos
 		case "line-right":
@@ -54,7 +51,7 @@ func clampPlacement(pl *caption.Placement) string {
 		default:
 			most = 2 * min(pos, 100-pos)
 		}
-		if size > most+boundsTolerance {
+		if size > most+rules.BoundsTolerance {
 			msg = append(msg, "size "+percent(size)+" reduced to "+percent(most)+" so the cue box fits the frame")
 			*pl.Size = most
 		}
@@ -62,23 +59,4 @@ func clampPlacement(pl *caption.Placement) string {
 	return strings.Join(msg, "; ")
 }
 
-// outside reports whether v lies outside 0..100 percent.
-func outside(v float64) bool { return v < -boundsTolerance || v > 100+boundsTolerance }
-
 func percent(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "%" }
-
-// positionAlign resolves WebVTT's "auto" position alignment from the text
-// alignment, as the rule does.
-func positionAlign(pl *caption.Placement) string {
-	switch pl.PositionAlign {
-	case "line-left", "line-right", "center":
-		return pl.PositionAlign
-	}
-	switch pl.Align {
-	case "left", "start":
-		return "line-left"
-	case "right", "end":
-		return "line-right"
-	}
-	return "center"
-}

@@ -118,7 +118,8 @@ func (h *handler) recoverPanic(next echo.HandlerFunc) echo.HandlerFunc {
 
 var errPanic = errors.New("httpapi: handler panicked")
 
-// keyParams are query parameter names that betray a key in the URL.
+// isKeyParam reports whether name is a query parameter name that betrays
+// a key in the URL.
 func isKeyParam(name string) bool {
 	switch strings.ToLower(name) {
 	case "api_key", "apikey", "api-key", "key", "token", "access_token":

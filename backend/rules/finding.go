@@ -23,13 +23,6 @@ func measured(d caption.Diagnostic, value, limit float64, unit string) caption.D
 	return d
 }
 
-// withLimit adds only the limit, for findings whose value is not a finite
-// number (a rate over zero time), which JSON could not carry.
-func withLimit(d caption.Diagnostic, limit float64, unit string) caption.Diagnostic {
-	d.Limit, d.Unit = &limit, unit
-	return d
-}
-
 // num formats a limit the way an editor writes it: 20, 17.5, 833.
 func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 
@@ -76,7 +69,9 @@ func (b *batch) measured(d caption.Diagnostic, value, limit float64, unit string
 	return d
 }
 
-// withLimit is [withLimit] with the limit from the batch.
+// withLimit adds only the limit, from the batch, for findings whose value
+// is not a finite number (a rate over zero time), which JSON could not
+// carry.
 func (b *batch) withLimit(d caption.Diagnostic, limit float64, unit string) caption.Diagnostic {
 	d.Limit, d.Unit = b.float(limit), unit
 	return d

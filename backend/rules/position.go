@@ -43,8 +43,10 @@ func (PositionOutOfBounds) Code() string { return CodePositionOutOfBounds }
 // Unit returns "": the bounds are the frame, not a preset threshold.
 func (PositionOutOfBounds) Unit() string { return "" }
 
-// boundsTolerance is the slack, in percent, before a value is out of frame.
-const boundsTolerance = 0.001
+// BoundsTolerance is the slack, in percent, before a value is out of
+// frame. The fix that clamps placements uses it too, so what it leaves
+// passes the rule.
+const BoundsTolerance = 0.001
 
 // Check reports each cue placed off the frame.
 func (PositionOutOfBounds) Check(t *caption.Track, _ Params) []caption.Diagnostic {
@@ -70,18 +72,19 @@ func (PositionOutOfBounds) Check(t *caption.Track, _ Params) []caption.Diagnosti
 	return out
 }
 
-// outside reports whether v lies outside 0..100 percent.
-func outside(v float64) bool { return v < -boundsTolerance || v > 100+boundsTolerance }
+// OutOfFrame reports whether v lies outside 0..100 percent by more than
+// [BoundsTolerance].
+func OutOfFrame(v float64) bool { return v < -BoundsTolerance || v > 100+BoundsTolerance }
 
 // placementProblem describes the first cue-setting problem of pl.
 func placementProblem(pl *caption.Placement) string {
-	if pl.Line != nil && pl.LineUnit == caption.LineUnitPercent && outside(*pl.Line) {
+	if pl.Line != nil && pl.LineUnit == caption.LineUnitPercent && OutOfFrame(*pl.Line) {
 		return fmt.Sprintf("line %s%% is outside the frame (0%% to 100%%)", num(*pl.Line))
 	}
-	if pl.Position != nil && outside(*pl.Position) {
+	if pl.Position != nil && OutOfFrame(*pl.Position) {
 		return fmt.Sprintf("position %s%% is outside the frame (0%% to 100%%)", num(*pl.Position))
 	}
-	if pl.Size != nil && outside(*pl.Size) {
+	if pl.Size != nil && OutOfFrame(*pl.Size) {
 		return fmt.Sprintf("size %s%% is outside 0%% to 100%% of the frame", num(*pl.Size))
 	}
 	if pl.Position == nil || pl.Size == nil {
@@ -89,7 +92,7 @@ func placementProblem(pl *caption.Placement) string {
 	}
 	pos, size := *pl.Position, *pl.Size
 	var left, right float64
-	switch align := positionAlign(pl); align {
+	switch align := PositionAlign(pl); align {
 	case "line-left":
 		left, right = pos, pos+size
 	case "line-right":
@@ -97,16 +100,17 @@ func placementProblem(pl *caption.Placement) string {
 	default:
 		left, right = pos-size/2, pos+size/2
 	}
-	if left < -boundsTolerance || right > 100+boundsTolerance {
+	if left < -BoundsTolerance || right > 100+BoundsTolerance {
 		return fmt.Sprintf("the cue box (position %s%%, size %s%%, %s) spans %s%% to %s%%, past the frame edge",
-			num(pos), num(size), positionAlign(pl), num(left), num(right))
+			num(pos), num(size), PositionAlign(pl), num(left), num(right))
 	}
 	return ""
 }
 
-// positionAlign resolves WebVTT's "auto" position alignment from the
-// text alignment.
-func positionAlign(pl *caption.Placement) string {
+// PositionAlign resolves WebVTT's "auto" position alignment from the
+// text alignment: left and start give line-left, right and end give
+// line-right, anything else center.
+func PositionAlign(pl *caption.Placement) string {
 	switch pl.PositionAlign {
 	case "line-left", "line-right", "center":
 		return pl.PositionAlign
@@ -167,7 +171,7 @@ func regionProblem(r *caption.Region) string {
 	left := val(r.ViewportX, 0) - val(r.AnchorX, 0)*w/100
 	top := val(r.ViewportY, 0) - val(r.AnchorY, 0)*h/100
 	right, bottom := left+w, top+h
-	if left < -boundsTolerance || top < -boundsTolerance || right > 100+boundsTolerance || bottom > 100+boundsTolerance {
+	if left < -BoundsTolerance || top < -BoundsTolerance || right > 100+BoundsTolerance || bottom > 100+BoundsTolerance {
 		return fmt.Sprintf("region %q spans %s%%–%s%% across and %s%%–%s%% down the frame, past its edge",
 			clip(r.ID), num(round3(left)), num(round3(right)), num(round3(top)), num(round3(bottom)))
 	}

@@ -128,13 +128,6 @@ func DefaultDataDir() (string, error) {
 	return filepath.Join(home, ".local", "share", "captionqa"), nil
 }
 
-func (c *Config) now() func() time.Time {
-	if c.Now == nil {
-		return time.Now
-	}
-	return c.Now
-}
-
 func (c *Config) logger() *slog.Logger {
 	if c.Logger == nil {
 		return slog.New(slog.DiscardHandler)

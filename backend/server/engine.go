@@ -10,8 +10,11 @@ import (
 	"github.com/captionqa/captionqa/backend/standard"
 )
 
-// newEngine loads the embedded presets and standards.
-func newEngine(maxInput int) (*engine.Engine, error) {
+// NewEngine returns an engine with the embedded presets and standards that
+// refuses inputs over maxInput bytes. The server and the command line share
+// it; an error means a broken data file, a defect of the build rather than
+// of any input.
+func NewEngine(maxInput int) (*engine.Engine, error) {
 	presetFS, err := fs.Sub(assets.FS, "presets")
 	if err != nil {
 		return nil, err

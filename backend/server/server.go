@@ -69,7 +69,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.accounts = newAccounts(s.db, &s.cfg)
 	s.quota = newQuota(s.db, &s.cfg)
-	eng, err := newEngine(s.cfg.MaxInputBytes)
+	eng, err := NewEngine(s.cfg.MaxInputBytes)
 	if err != nil {
 		return err
 	}

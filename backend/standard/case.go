@@ -103,15 +103,7 @@ func spokenCase(text string, minLetters int) letterCase {
 			}
 		}
 	}
-	switch {
-	case upper+lower < minLetters:
-		return caseNone
-	case lower == 0:
-		return caseUpper
-	case upper == 0:
-		return caseLower
-	}
-	return caseMixed
+	return caseFrom(upper, lower, minLetters)
 }
 
 // asciiLetters counts the capital and small ASCII letters of the eight

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -339,7 +338,3 @@ func measured(d caption.Diagnostic, value, limit float64, unit string) caption.D
 	d.Value, d.Limit, d.Unit = &value, &limit, unit
 	return d
 }
-
-// collapse returns s with every run of white space as one space and no
-// leading or trailing space.
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }

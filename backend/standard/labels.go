@@ -64,6 +64,7 @@ const (
 	caseMixed
 )
 
+// caseOf returns the [letterCase] of s.
 func caseOf(s string, minLetters int) letterCase {
 	upper, lower := 0, 0
 	for _, r := range s {
@@ -80,6 +81,12 @@ func caseOf(s string, minLetters int) letterCase {
 			lower++
 		}
 	}
+	return caseFrom(upper, lower, minLetters)
+}
+
+// caseFrom is the [letterCase] of text with upper capitals and lower
+// small letters.
+func caseFrom(upper, lower, minLetters int) letterCase {
 	switch {
 	case upper+lower < minLetters:
 		return caseNone

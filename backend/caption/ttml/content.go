@@ -53,8 +53,8 @@ func (r *reader) paragraphs(e *elem) {
 func (r *reader) paragraph(p *elem) {
 	var leaves []leaf
 	dropped := false
-	// The region is tracked on the way down: regionOf on every leaf would
-	// cost the depth of the tree per leaf.
+	// The region is tracked on the way down: regionAbove on every leaf
+	// would cost the depth of the tree per leaf.
 	preg, pclash := r.regionAbove(p)
 	var add func(e *elem, inRuby bool, reg *region, clash bool)
 	add = func(e *elem, inRuby bool, reg *region, clash bool) {

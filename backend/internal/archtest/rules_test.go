@@ -63,14 +63,15 @@ func technologies() []technology {
 	}
 }
 
-// adapters may not import one another (rule 7).
+// isAdapter reports whether rel is an adapter package; adapters may not
+// import one another (rule 7).
 func isAdapter(rel string) bool {
 	l, ok := layerOf(rel)
 	return ok && l == layerAdapter
 }
 
-// netHTTPAllowed: domain packages (L0 to L3) do not import net/http, except
-// webhook's deliverer (rule 6).
+// netHTTPAllowed reports whether rel may import net/http: domain packages
+// (L0 to L3) may not, except webhook's deliverer (rule 6).
 func netHTTPAllowed(rel string) bool {
 	l, ok := layerOf(rel)
 	return !ok || l >= layerAdapter || rel == "backend/webhook" || strings.HasPrefix(rel, "backend/internal/")

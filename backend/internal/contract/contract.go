@@ -45,6 +45,7 @@ type Operation struct {
 	Path   string
 }
 
+// String returns the operation as "METHOD /path".
 func (o Operation) String() string { return o.Method + " " + o.Path }
 
 var (

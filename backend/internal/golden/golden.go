@@ -1,7 +1,7 @@
 // Package golden is test support for the caption codecs' golden-file and
-// corpus tests: the -update flag, the cases under testdata, comparing
-// output with a golden file, and the text form of diagnostics the golden
-// files hold. Only tests import it.
+// corpus tests, and for the engine's: the -update flag, the cases under
+// testdata, comparing output with a golden file, and the text form of
+// diagnostics the golden files hold. Only tests import it.
 //
 // A golden case is an input testdata/<case>.in.<ext> with its expected
 // outputs next to it, testdata/<case>.want.json and the like. Running the
