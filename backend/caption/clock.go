@@ -10,6 +10,17 @@ func AppendClock(dst []byte, ms int64, hourDigits int, sep byte) []byte {
 	if ms < 0 {
 		ms = 0
 	}
+	if ms < 100*3_600_000 && hourDigits <= 2 {
+		// The usual case: fewer than 100 hours, 32-bit arithmetic and one
+		// append.
+		v := uint32(ms)
+		h, m, s, f := v/3_600_000, v/60_000%60, v/1000%60, v%1000
+		if h >= 10 || hourDigits == 2 {
+			dst = append(dst, byte('0'+h/10))
+		}
+		return append(dst, byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10), ':', byte('0'+s/10), byte('0'+s%10), sep,
+			byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10))
+	}
 	h := ms / 3_600_000
 	m := ms / 60_000 % 60
 	s := ms / 1000 % 60

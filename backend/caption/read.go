@@ -73,6 +73,17 @@ func Finish(t *Track, d *Diagnostics) {
 // length (bytes.Reader, strings.Reader), which every in-memory caller's
 // reader does: io.ReadAll's doubling would copy a 4 MiB file several times.
 func readAll(r io.Reader) ([]byte, error) {
+	if wt, ok := r.(interface {
+		io.WriterTo
+		Len() int
+	}); ok && wt.Len() > 0 {
+		// The reader hands over its bytes in one Write (bytes.Reader,
+		// strings.Reader), and appending them to a nil slice allocates
+		// without first zeroing the memory, as make would.
+		var w appendWriter
+		_, err := wt.WriteTo(&w)
+		return w.b, err
+	}
 	if l, ok := r.(interface{ Len() int }); ok {
 		b := make([]byte, l.Len())
 		n, err := io.ReadFull(r, b)
@@ -86,4 +97,12 @@ func readAll(r io.Reader) ([]byte, error) {
 		return append(b[:n], rest...), err
 	}
 	return io.ReadAll(r)
+}
+
+// appendWriter is an io.Writer that collects what it is given.
+type appendWriter struct{ b []byte }
+
+func (w *appendWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
 }

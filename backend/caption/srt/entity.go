@@ -50,6 +50,11 @@ func entity(s string) (string, int) {
 		if r == 0 || (r >= 0xD800 && r <= 0xDFFF) {
 			return "", 0
 		}
+		if r == '\n' || r == '\r' {
+			// An SRT cue's lines are the file's lines: a reference cannot
+			// start a new one (nor an empty one, which would end the cue).
+			return " ", k + 1
+		}
 		return string(r), k + 1
 	}
 }

@@ -2,6 +2,7 @@ package srt
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -37,5 +38,81 @@ func TestLinear(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestHasMarkup checks the word-at-a-time search against a byte search.
+func TestHasMarkup(t *testing.T) {
+	t.Parallel()
+	for n := 0; n < 24; n++ {
+		for _, c := range []byte{'<', '&', '{', 'a', 0x80 | '<', '<' ^ 1, '&' + 0x80, 0} {
+			for at := 0; at < n; at++ {
+				b := []byte(strings.Repeat("x", n))
+				b[at] = c
+				s := string(b)
+				want := strings.ContainsAny(s, "<&{")
+				if got := hasMarkup(s); got != want {
+					t.Fatalf("hasMarkup(%q) = %v; want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestWrappedText checks the fast path for cues whose lines are each one
+// <i>, <b> or <u> element against the markup reader.
+func TestWrappedText(t *testing.T) {
+	t.Parallel()
+	variants := []string{
+		"<i>abc</i>", "<i> abc</i>", "<i>abc </i>", "<i>a&amp;b</i>", "<i>a<b>c</b></i>", "<b>abc</b>",
+		"<I>abc</I>", "<i>é</i>", "<i>\t</i>", "<i>a{b}</i>", "<i>ab</b>", "<u>x y</u>", "<i>x</i>  ",
+		"<i></i>", "<i>x</i>y", "<i>x>y</i>", "<b>{\\an8}x</b>", "<i>a\u00a0</i>", "plain", "<i>ab</i>",
+	}
+	hits := 0
+	for _, a := range variants {
+		for _, b := range append([]string{""}, variants...) {
+			for _, c := range []string{"", "<i>z</i>", "<b>z</b>"} {
+				src := a
+				for _, l := range []string{b, c} {
+					if l != "" {
+						src += "\n" + l
+					}
+				}
+				var p parser
+				p.src = src
+				p.notes.d = &p.d
+				off := 0
+				for i, l := range strings.Split(src, "\n") {
+					p.text = append(p.text, lineRef{start: off, end: off + len(trimRightSpace(l)), no: i + 1})
+					off += len(l) + 1
+				}
+				text, spans, ok := p.wrappedText(p.text)
+				if !ok {
+					continue
+				}
+				hits++
+				wantText, wantSpans, wantPl := p.mk.build(p.src, p.text, &p.notes)
+				if text != wantText || !slices.Equal(spans, wantSpans) || wantPl != nil || len(p.d) > 0 {
+					t.Errorf("%q: fast path gives %q %v; markup reader %q %v %v %v", src, text, spans, wantText, wantSpans, wantPl, p.d)
+				}
+			}
+		}
+	}
+	if hits < 100 {
+		t.Errorf("the fast path took %d cues; want at least 100", hits)
+	}
+}
+
+// TestHasArrow checks the shortcuts of hasArrow against a substring search.
+func TestHasArrow(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"", "1", "12", "-->", "123", "12345678901234567890", "123456789012345678901", "1-->",
+		"00:00:01,000 --> 00:00:02,000", "00:00:01,000 -> 00:00:02,000", "00:00:01.000-->00:00:02.000",
+		"abc", "a --> b", "00:00:01,000 --> ", "00:00:01,000 --x 00:00:02,000", "--",
+	} {
+		if got, want := hasArrow(s), strings.Contains(s, "-->"); got != want {
+			t.Errorf("hasArrow(%q) = %v; want %v", s, got, want)
+		}
 	}
 }

@@ -36,6 +36,10 @@ type parser struct {
 	text    []lineRef   // the open cue's lines, reused from cue to cue
 	counter int64       // the counter the next block should carry
 	mk      markup
+
+	// The last line lineAt found: src[lastOff:lastEnd], ending before
+	// lastNext; lastNext is 0 before the first.
+	lastOff, lastEnd, lastNext int
 }
 
 func parseText(text string) (*caption.Track, caption.Diagnostics) {
@@ -57,11 +61,7 @@ func parseText(text string) (*caption.Track, caption.Diagnostics) {
 // peek returns the next unread line, without its line ending, and the
 // offset after it.
 func (p *parser) peek() (line string, next int) {
-	rest := p.src[p.off:]
-	if i := strings.IndexByte(rest, '\n'); i >= 0 {
-		return rest[:i], p.off + i + 1
-	}
-	return rest, len(p.src)
+	return p.lineAt(p.off)
 }
 
 // peekSecond returns the line after the next unread one.
@@ -69,11 +69,26 @@ func (p *parser) peekSecond(next int) (string, bool) {
 	if next >= len(p.src) {
 		return "", false
 	}
-	rest := p.src[next:]
-	if i := strings.IndexByte(rest, '\n'); i >= 0 {
-		return rest[:i], true
+	line, _ := p.lineAt(next)
+	return line, true
+}
+
+// lineAt returns the line that starts at offset off and the offset after
+// it. Most lines are looked at twice (a timing line as the line after a
+// counter and then as the next line; a blank line by the text reader and
+// then by run), so the last line found is remembered.
+func (p *parser) lineAt(off int) (line string, next int) {
+	if off == p.lastOff && p.lastNext > off {
+		return p.src[off:p.lastEnd], p.lastNext
 	}
-	return rest, true
+	rest := p.src[off:]
+	if i := strings.IndexByte(rest, '\n'); i >= 0 {
+		line, next = rest[:i], off+i+1
+	} else {
+		line, next = rest, len(p.src)
+	}
+	p.lastOff, p.lastEnd, p.lastNext = off, off+len(line), next
+	return line, next
 }
 
 func (p *parser) advance(next int) { p.off, p.no = next, p.no+1 }
@@ -103,12 +118,12 @@ func (p *parser) run() {
 		blanks, started = 0, true
 		second, ok := p.peekSecond(next)
 		switch {
-		case strings.Contains(line, "-->"):
+		case hasArrow(line):
 			p.closeCue()
 			start := p.no
 			p.advance(next)
 			p.block("", false, start, line, start)
-		case ok && strings.Contains(second, "-->"):
+		case ok && hasArrow(second):
 			p.closeCue()
 			start := p.no
 			p.advance(next)
@@ -274,9 +289,9 @@ func (p *parser) closeCue() {
 		return
 	}
 	p.open = false
-	c := p.cur
+	p.cues = append(p.cues, p.cur)
+	c := &p.cues[len(p.cues)-1]
 	c.Text, c.Spans, c.Placement = p.cueText()
-	p.cues = append(p.cues, c)
 }
 
 // cueText returns the text of the open cue: a substring of the file when
@@ -289,6 +304,9 @@ func (p *parser) cueText() (string, []caption.Span, *caption.Placement) {
 	first, last := lines[0], lines[len(lines)-1]
 	whole := p.src[first.start:last.end]
 	if hasMarkup(whole) {
+		if text, spans, ok := p.wrappedText(lines); ok {
+			return text, spans, nil
+		}
 		return p.mk.build(p.src, lines, &p.notes)
 	}
 	contiguous := true
@@ -310,6 +328,64 @@ func (p *parser) cueText() (string, []caption.Span, *caption.Placement) {
 		sb.WriteString(p.src[l.start:l.end])
 	}
 	return sb.String(), nil, nil
+}
+
+// wrappedText is the markup reader's fast path for the commonest styled
+// cue: every line is one <i>, <b> or <u> element around text with no
+// markup and no trailing space ("<i>text</i>"). It gives what
+// [markup.build] gives: the lines joined, under one span. ok is false for
+// any other cue.
+func (p *parser) wrappedText(lines []lineRef) (text string, spans []caption.Span, ok bool) {
+	first := p.src[lines[0].start:lines[0].end]
+	if len(first) < 8 || first[0] != '<' || first[2] != '>' {
+		return "", nil, false
+	}
+	name := first[1]
+	var style caption.Span
+	switch name {
+	case 'i':
+		style.Italic = true
+	case 'b':
+		style.Bold = true
+	case 'u':
+		style.Underline = true
+	default:
+		return "", nil, false
+	}
+	for _, l := range lines {
+		s := p.src[l.start:l.end]
+		n := len(s)
+		if n < 8 || s[0] != '<' || s[1] != name || s[2] != '>' ||
+			s[n-4] != '<' || s[n-3] != '/' || s[n-2] != name || s[n-1] != '>' {
+			return "", nil, false
+		}
+		if inner := s[3 : n-4]; isSpace(inner[len(inner)-1]) || hasMarkup(inner) {
+			return "", nil, false
+		}
+	}
+	tb := &p.mk.tb
+	tb.Reset()
+	for i, l := range lines {
+		if i > 0 {
+			tb.Write("\n", style)
+		}
+		tb.Write(p.src[l.start+3:l.end-4], style)
+	}
+	text, spans = tb.Build()
+	return text, spans, true
+}
+
+// hasArrow reports whether line contains "-->". It answers the two
+// commonest lines, a counter and a standard timing line, without a
+// substring search.
+func hasArrow(line string) bool {
+	if len(line) >= standardTimingLen && line[12:17] == " --> " {
+		return true
+	}
+	if len(line) <= 20 && isDigits(line) {
+		return false
+	}
+	return strings.Contains(line, "-->")
 }
 
 // hasMarkup reports whether s has a byte that may start a tag, an override

@@ -28,6 +28,17 @@ var tagKinds = map[string]tagKind{
 
 // lookupTag returns the kind of a tag name, ignoring case and any class.
 func lookupTag(name string) tagKind {
+	if len(name) == 1 {
+		// The common tags skip the map.
+		switch name[0] | 0x20 {
+		case 'i':
+			return tagItalic
+		case 'b':
+			return tagBold
+		case 'u':
+			return tagUnderline
+		}
+	}
 	if i := strings.IndexByte(name, '.'); i >= 0 {
 		name = name[:i]
 	}
@@ -58,6 +69,23 @@ type tagInfo struct {
 
 // scanTag reads the tag at the start of s without applying it, so that the
 // writer can ask whether text would read back as a tag.
+// tagName returns the name of the tag s starts with ("<name" or "</name"),
+// "" when s cannot start a tag; the rest of the tag is not looked at.
+func tagName(s string) string {
+	i := 1
+	if i < len(s) && s[i] == '/' {
+		i++
+	}
+	ns := i
+	if i >= len(s) || !isLetter(s[i]) {
+		return ""
+	}
+	for i < len(s) && isNameChar(s[i]) {
+		i++
+	}
+	return s[ns:i]
+}
+
 func scanTag(s string) (t tagInfo) {
 	i := 1
 	t.closing = i < len(s) && s[i] == '/'

@@ -170,22 +170,20 @@ func parseStandardTiming(s string) (start, end int64, ok bool) {
 
 // standardClock reads "HH:MM:SS,mmm".
 func standardClock(s string) (int64, bool) {
+	s = s[:12]
 	if s[2] != ':' || s[5] != ':' || s[8] != ',' {
 		return 0, false
 	}
-	var d [9]int64
-	for i, at := range [9]int{0, 1, 3, 4, 6, 7, 9, 10, 11} {
-		c := s[at]
-		if !isDigit(c) {
-			return 0, false
-		}
-		d[i] = int64(c - '0')
-	}
-	m, sec := d[2]*10+d[3], d[4]*10+d[5]
-	if m > 59 || sec > 59 {
+	// A byte below '0' wraps around to more than 9.
+	h0, h1, m0, m1 := s[0]-'0', s[1]-'0', s[3]-'0', s[4]-'0'
+	s0, s1, f0, f1, f2 := s[6]-'0', s[7]-'0', s[9]-'0', s[10]-'0', s[11]-'0'
+	if h0 > 9 || h1 > 9 || m0 > 5 || m1 > 9 || s0 > 5 || s1 > 9 || f0 > 9 || f1 > 9 || f2 > 9 {
 		return 0, false
 	}
-	return ((d[0]*10+d[1])*60+m)*60_000 + sec*1000 + d[6]*100 + d[7]*10 + d[8], true
+	h := int64(h0)*10 + int64(h1)
+	m := int64(m0)*10 + int64(m1)
+	sec := int64(s0)*10 + int64(s1)
+	return (h*60+m)*60_000 + sec*1000 + int64(f0)*100 + int64(f1)*10 + int64(f2), true
 }
 
 // isCoordinates reports whether rest is SubViewer-style box coordinates

@@ -254,7 +254,11 @@ func appendEscaped(buf []byte, line string, i int, c rune, lastClose int) []byte
 	rest := line[i:]
 	switch c {
 	case '<':
-		if t := scanTag(rest); t.n > 0 && lookupTag(t.name) != 0 {
+		// Any '<' that opens a known tag name with a '>' after it on the
+		// line is escaped, whether or not the tag scans now: escaping a
+		// later '<' can turn "<font A=<font>" into a tag the reader takes
+		// ("<font A=&lt;font>"). Without a '>' no tag can form.
+		if name := tagName(rest); name != "" && lookupTag(name) != 0 && strings.IndexByte(rest, '>') > 0 {
 			return append(buf, "&lt;"...)
 		}
 	case '&':

@@ -18,7 +18,7 @@ import (
 // written with a single call.
 func Write(w io.Writer, t *caption.Track) error {
 	wr := writer{w: w}
-	buf := wr.appendTrack(make([]byte, 0, min(sizeHint(t), flushSize+4096)), t)
+	buf := wr.appendTrack(make([]byte, 0, sizeHint(t, flushSize+4096)), t)
 	wr.flush(buf)
 	if wr.err != nil {
 		return fmt.Errorf("vtt: write: %w", wr.err)
@@ -41,10 +41,14 @@ type writer struct {
 	cueText cueTextWriter
 }
 
-func sizeHint(t *caption.Track) int {
+// sizeHint estimates the size of t as WebVTT, or returns limit when that
+// is less; it stops looking at cues there.
+func sizeHint(t *caption.Track, limit int) int {
 	n := 64
 	for i := range t.Cues {
-		n += len(t.Cues[i].ID) + len(t.Cues[i].Text) + 48
+		if n += len(t.Cues[i].ID) + len(t.Cues[i].Text) + 48; n >= limit {
+			return limit
+		}
 	}
 	return n
 }

@@ -36,6 +36,11 @@ func (wr *writer) appendText(buf []byte, c *caption.Cue) []byte {
 		buf, _ = appendEscaped(buf, c.Text, true)
 		return buf
 	}
+	if len(c.Spans) == 1 && c.Voice == "" {
+		if b, ok := appendWhollyStyled(buf, c.Text, &c.Spans[0]); ok {
+			return b
+		}
+	}
 	return wr.cueText.appendStyled(buf, c)
 }
 
@@ -126,6 +131,43 @@ func (w *cueTextWriter) appendStyled(buf []byte, c *caption.Cue) []byte {
 		buf = append(append(append(buf, "</"...), w.open[i].name...), '>')
 	}
 	return buf
+}
+
+// appendWhollyStyled is appendStyled's fast path for the commonest styled
+// cue, one italic, bold or underline span over the whole text: it writes
+// the tags, the escaped text and the closing tags. ok is false when the
+// span is anything else.
+func appendWhollyStyled(buf []byte, text string, s *caption.Span) ([]byte, bool) {
+	if s.Start > 0 || s.Class != "" || s.Lang != "" || s.Voice != "" || text == "" {
+		return buf, false
+	}
+	if s.End < len(text) && s.End < utf8.RuneCountInString(text) {
+		return buf, false
+	}
+	if !s.Italic && !s.Bold && !s.Underline {
+		buf, _ = appendEscaped(buf, text, true)
+		return buf, true
+	}
+	if s.Italic {
+		buf = append(buf, "<i>"...)
+	}
+	if s.Bold {
+		buf = append(buf, "<b>"...)
+	}
+	if s.Underline {
+		buf = append(buf, "<u>"...)
+	}
+	buf, _ = appendEscaped(buf, text, false)
+	if s.Underline {
+		buf = append(buf, "</u>"...)
+	}
+	if s.Bold {
+		buf = append(buf, "</b>"...)
+	}
+	if s.Italic {
+		buf = append(buf, "</i>"...)
+	}
+	return buf, true
 }
 
 // byteOffsets maps each rune boundary in w.bounds to its byte offset.
@@ -227,6 +269,16 @@ var escapeByte = [256]bool{'&': true, '<': true, '>': true, '\r': true, '\n': tr
 // whether the output line is still empty; it is returned updated. Plain
 // runs are copied whole, as this is the writer's hot path.
 func appendEscaped(buf []byte, s string, atLineStart bool) ([]byte, bool) {
+	if s == "" {
+		return buf, atLineStart
+	}
+	// Fast path: text without "&", "<", ">", CR or an empty line, which is
+	// nearly every cue, is copied as it is. Vectorised byte searches beat
+	// the loop below, and a word-at-a-time check, on cue-sized text.
+	if strings.IndexByte(s, '<') < 0 && strings.IndexByte(s, '&') < 0 && strings.IndexByte(s, '>') < 0 &&
+		strings.IndexByte(s, '\r') < 0 && !(atLineStart && s[0] == '\n') && !hasEmptyLine(s) {
+		return append(buf, s...), s[len(s)-1] == '\n'
+	}
 	last, prev := 0, 0 // start of the run not yet copied; index after the last special byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -262,4 +314,19 @@ func appendEscaped(buf []byte, s string, atLineStart bool) ([]byte, bool) {
 		atLineStart = false
 	}
 	return append(buf, s[last:]...), atLineStart
+}
+
+// hasEmptyLine reports whether s has two line breaks in a row. Cue text
+// has few line breaks, so finding each beats searching for the pair.
+func hasEmptyLine(s string) bool {
+	for {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 || i+1 >= len(s) {
+			return false
+		}
+		if s[i+1] == '\n' {
+			return true
+		}
+		s = s[i+1:]
+	}
 }
