@@ -16,7 +16,7 @@ DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw
 
 .PHONY: all deps deps-debian deps-go ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
@@ -28,7 +28,7 @@ help:
 	@echo "make build   build the UI and $(BIN) (pure Go, CGO_ENABLED=0)"
 	@echo "make desktop build the desktop window, $(DESKTOP_BIN) (GTK, WebKitGTK 4.1)"
 	@echo "make desktop-run  build and open the desktop window"
-	@echo "make fuzz    run every parser's fuzz target for FUZZTIME (default $(FUZZTIME))"
+	@echo "make fuzz    run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench   run the speed and memory benchmarks, with the go-astisub comparison"
 
 deps: deps-debian deps-go

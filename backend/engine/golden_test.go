@@ -78,6 +78,7 @@ func runGolden(t *testing.T, eng *Engine, dir string) {
 	} else {
 		output = res.Output
 		ext = format.Extension(res.Report.OutputFormat)
+		sameAsEncodingJSON(t, res)
 		trimmed := *res
 		trimmed.Output, trimmed.AidedOutput = "<want.output"+ext+">", "<aided output>"
 		if res.AidedSameAsDelivery {

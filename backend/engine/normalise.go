@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -16,18 +17,34 @@ import (
 // (EN 301 549 7.1.3). Each stripped cue is reported as a change.
 // Renumbering, sorting, headers and encoding are the writers' job.
 //
-// t must be the caller's own copy (the track [fix.Apply] returns): it is
-// edited in place and returned, so a 40,000-cue track is not copied again.
-func normalise(t *caption.Track, p *preset.Preset) (*caption.Track, []fix.Change) {
+// When owned is true t is the caller's own copy (the track [fix.Apply]
+// returns) and is edited in place, so a 40,000-cue track is not copied
+// again. Otherwise t is left alone: the result shares it while nothing
+// needs stripping, and its cues are copied at the first cue that does
+// (cue fields are replaced, never edited through, so the copy may share
+// the rest).
+func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, []fix.Change) {
 	if !p.StripStyling {
 		return t, nil
 	}
-	t.Styles, t.Regions, t.Ext = nil, nil, nil
+	if t.Styles != nil || t.Regions != nil || t.Ext != nil {
+		if !owned {
+			c := *t
+			t = &c
+		}
+		t.Styles, t.Regions, t.Ext = nil, nil, nil
+	}
 	var changes []fix.Change
 	for i := range t.Cues {
 		c := &t.Cues[i]
 		if c.Spans == nil && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil {
 			continue // nothing to strip, nothing to report
+		}
+		if !owned {
+			cp := *t
+			cp.Cues = slices.Clone(t.Cues)
+			t, owned = &cp, true
+			c = &t.Cues[i]
 		}
 		var removed [3]string
 		n := 0

@@ -50,15 +50,23 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	// side; each writes only its own variables, and the reports are put
 	// together once all three are done, so the result does not depend on
 	// their timing.
+	p := o.preset
+	dTargets, aTargets := targets(p, false), targets(p, true)
+	// The aided output can differ from the delivery only when its targets
+	// change what the profile does: warn-only edits nothing, and equal
+	// targets make the same edits. Then one output serves both.
+	shared := o.profile == fix.WarnOnly || dTargets == aTargets
 	var (
-		wg              sync.WaitGroup
-		delivery, aided *delivery
-		derr, aerr      error
+		wg         sync.WaitGroup
+		dOut, aOut *produced
+		derr, aerr error
 	)
 	in.checkedSource.Add(1)
-	wg.Go(func() { delivery, derr = e.deliver(ctx, &in, false) })
-	wg.Go(func() { aided, aerr = e.deliver(ctx, &in, true) })
-	in.sourceCheck = checkRules(src, o.preset, false, nil)
+	wg.Go(func() { dOut, derr = e.produce(ctx, &in, dTargets, true) })
+	if !shared {
+		wg.Go(func() { aOut, aerr = e.produce(ctx, &in, aTargets, false) })
+	}
+	in.sourceCheck = checkRules(src, p, false, nil)
 	in.findings = in.sourceCheck.all
 	in.checkedSource.Done()
 	wg.Wait()
@@ -68,9 +76,13 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	if shared {
+		aOut = dOut
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	delivery, aided := dOut.split(false, in.dropped), aOut.split(true, in.dropped)
 	// Both reports list the same input diagnostics; they share one slice,
 	// clipped so that appending to either copies.
 	diags := slices.Clip(in.findings) // checkRules made it; nothing else keeps it
@@ -84,7 +96,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		AidedOutput:         aided.output,
 		AidedReport:         ar,
 		Suggestions:         delivery.suggestions,
-		AidedSameAsDelivery: aided.output == delivery.output,
+		AidedSameAsDelivery: shared || aided.output == delivery.output,
 		DeliveryStatus:      dr.status,
 		AidedStatus:         ar.status,
 	}, nil
@@ -112,34 +124,57 @@ type input struct {
 	size int
 }
 
-// delivery is one output and what was found on it.
-type delivery struct {
-	output      string
-	cues        int
-	changes     []fix.Change
-	remaining   []caption.Diagnostic
-	suggestions []caption.Diagnostic
-	standard    *standard.Report
+// produced is one output and what the preset's rules found on it.
+type produced struct {
+	output  string
+	cues    int
+	changes []fix.Change
+	// after holds the findings on the output, severity set.
+	after    []caption.Diagnostic
+	standard *standard.Report
 }
 
-// deliver fixes, normalises, writes and checks one output: the delivery
-// (targets from enforced rules) or the aided output (targets from
-// enforced and suggested rules, the same fix profile). The delivery is
-// also graded against the standard, beside its rule check.
-func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery, error) {
+// delivery is one output seen as the delivery or as the aided output:
+// which of its findings block it and which are suggestions.
+type delivery struct {
+	*produced
+	remaining   []caption.Diagnostic
+	suggestions []caption.Diagnostic
+}
+
+// split sorts the findings on the output: for the delivery, findings of
+// enforced rules remain and the rest are suggestions; for the aided
+// output, whose targets include the suggestions, every finding remains.
+// No profile brings back what the reader had to leave out (dropped): an
+// editor must repair the source, so it always blocks.
+func (p *produced) split(aided bool, dropped []caption.Diagnostic) *delivery {
+	remaining, suggestions := split(p.after, aided)
+	return &delivery{produced: p, remaining: append(remaining, dropped...), suggestions: suggestions}
+}
+
+// produce fixes, normalises, writes and checks one output, aiming at tg:
+// the enforced rules' targets for the delivery, the enforced and
+// suggested rules' for the aided output, under the same fix profile. With
+// grade, the output is also graded against the standard, beside its rule
+// check.
+func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade bool) (*produced, error) {
 	p := in.opts.preset
-	tg := targets(p, aided)
-	// The engine checks the output with the preset's rules below; the
-	// fix's own list of what it left would be measured twice.
-	tg.SkipUnfixed = true
-	fixed := fix.Apply(in.source, in.opts.profile, tg)
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	// Warn-only edits nothing, so the output starts from the source itself
+	// rather than from a copy.
+	t, owned := in.source, false
+	var changes []fix.Change
+	if in.opts.profile != fix.WarnOnly {
+		// The engine checks the output with the preset's rules below; the
+		// fix's own list of what it left would be measured twice.
+		tg.SkipUnfixed = true
+		fixed := fix.Apply(in.source, in.opts.profile, tg)
+		t, owned, changes = fixed.Track, true, fixed.Changes
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 	}
-	// fix.Apply returns a track of its own, so normalisation edits it in
-	// place rather than copying every cue again.
-	out, stripped := normalise(fixed.Track, p)
-	changes := append(nonNil(fixed.Changes), stripped...)
+	out, stripped := normalise(t, p, owned)
+	changes = append(nonNil(changes), stripped...)
 	var buf strings.Builder
 	// The output is about the size of the input; growing by doubling
 	// would copy a 4 MiB delivery several times.
@@ -150,12 +185,12 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &delivery{output: buf.String(), cues: len(out.Cues), changes: changes}
+	d := &produced{output: buf.String(), cues: len(out.Cues), changes: changes}
 	// The standard grades the delivery, the file that is handed over; the
 	// aided output is a proposal an editor reviews. Grading reads only
 	// the finished output and tracks, so it runs beside the rule check.
 	var wg sync.WaitGroup
-	if c := in.opts.standard; c != nil && !aided {
+	if c := in.opts.standard; c != nil && grade {
 		wg.Go(func() {
 			gin := standard.Input{
 				Source: in.source, Delivery: out, OutputFormat: p.Output,
@@ -173,12 +208,7 @@ func (e *Engine) deliver(ctx context.Context, in *input, aided bool) (*delivery,
 	// The output keeps the source's findings of per-cue-text rules for
 	// every cue whose text the fixes and normalisation left alone.
 	in.checkedSource.Wait()
-	after := checkRules(out, p, true, in.sourceCheck).all
-	remaining, suggestions := split(after, aided)
-	// No profile brings back what the reader had to leave out: an editor
-	// must repair the source, so it always blocks delivery.
-	d.remaining = append(remaining, in.dropped...)
-	d.suggestions = suggestions
+	d.after = checkRules(out, p, true, in.sourceCheck).all
 	wg.Wait()
 	return d, nil
 }
@@ -200,8 +230,12 @@ func (in *input) report(d *delivery, diags []caption.Diagnostic, aided bool) *Re
 		Remaining:     d.remaining,
 		Counting:      counting,
 		PlatformNotes: p.Notes,
-		Standard:      d.standard,
 		status:        status(broken, len(d.remaining)),
+	}
+	if !aided {
+		// Only the delivery is graded, even when it is also the aided
+		// output.
+		r.Standard = d.standard
 	}
 	if in.source.Source != nil {
 		r.Encoding = in.source.Source.Encoding

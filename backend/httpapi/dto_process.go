@@ -1,7 +1,12 @@
 package httpapi
 
 import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/jsonw"
 )
 
 // Reasons an ExplainAI section is absent (spec 2.1 explainSkippedReason).
@@ -53,4 +58,34 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// writeProcessResponse sends r with status 200. A long file's result runs
+// to tens of megabytes, so it is streamed by the result's own encoder
+// (the same JSON as encoding/json, several times faster) rather than built
+// whole by c.JSON. Once the status is sent an error can no longer become
+// an envelope; the only one left is the client hanging up.
+func writeProcessResponse(c echo.Context, r processResponse) error {
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	res.WriteHeader(http.StatusOK)
+	e := jsonw.NewEncoder(res)
+	e.Raw("{")
+	r.EncodeJSONFields(e)
+	if r.RemainingAPIRunsToday != nil {
+		e.Key("remainingApiRunsToday", false)
+		e.Int(int64(*r.RemainingAPIRunsToday))
+	}
+	if r.RemainingToday != nil {
+		e.Key("remainingToday", false)
+		e.Int(int64(*r.RemainingToday))
+	}
+	e.Key("explainAvailable", false)
+	e.Bool(r.ExplainAvailable)
+	if r.ExplainSkippedReason != "" {
+		e.Key("explainSkippedReason", false)
+		e.String(r.ExplainSkippedReason)
+	}
+	e.Raw("}\n")
+	return e.Flush()
 }

@@ -62,7 +62,7 @@ func (h *handler) homepageProcess(c echo.Context) error {
 	}
 	out := newProcessResponse(res, in.includeExplain, ExplainNotEntitled)
 	out.RemainingToday = &remaining
-	return c.JSON(http.StatusOK, out)
+	return writeProcessResponse(c, out)
 }
 
 // anonPool names an anonymous client's pool by a hash of its address, so

@@ -25,7 +25,7 @@ func (h *handler) process(c echo.Context) error {
 	}
 	out := newProcessResponse(res, in.includeExplain, explainSkip(&p.Account))
 	out.RemainingAPIRunsToday = &remaining
-	return c.JSON(http.StatusOK, out)
+	return writeProcessResponse(c, out)
 }
 
 // countedRun reserves one run of pool, reads the form, runs the engine,

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/rivo/uniseg"
 
@@ -195,4 +196,37 @@ func TestCharactersRandom(t *testing.T) {
 			t.Fatalf("Characters(%q) = %d, segmenter says %d", s, got, want)
 		}
 	}
+}
+
+// wordsByFields is the definition [Words] implements, token by token: a
+// whitespace-separated token counts each Han, hiragana or katakana
+// character, plus one when it holds any other letter or digit.
+func wordsByFields(s string) int {
+	n := 0
+	for _, tok := range strings.FieldsFunc(s, unicode.IsSpace) {
+		other := false
+		for _, r := range tok {
+			switch {
+			case r >= 0x2E80 && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana):
+				n++
+			case unicode.IsLetter(r) || unicode.IsDigit(r):
+				other = true
+			}
+		}
+		if other {
+			n++
+		}
+	}
+	return n
+}
+
+func FuzzWords(f *testing.F) {
+	for _, s := range []string{"", "JOHN: [laughs] - ok", "a\tb\nc", "字幕abc def", "- >> ", "café\u00a0bar", "x\xffy"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Words(s), wordsByFields(s); got != want {
+			t.Errorf("Words(%q) = %d, by fields %d", s, got, want)
+		}
+	})
 }

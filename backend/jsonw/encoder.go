@@ -1,0 +1,219 @@
+// Package jsonw writes JSON by hand for the few values that are too big
+// for encoding/json's reflection: a process result holds tens of
+// thousands of diagnostics and two copies of a caption file, which
+// encoding/json builds in one growing buffer at a fraction of the speed.
+// An [Encoder] streams instead, through a small buffer, and its output
+// decodes to the same values encoding/json's does (tests compare them);
+// unlike encoding/json it leaves <, > and & unescaped, as JSON allows.
+package jsonw
+
+import (
+	"io"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// flushAt is the buffered size from which the encoder writes through:
+// large enough that a write costs little per byte, small enough that a
+// 50 MB result never sits in memory whole.
+const flushAt = 64 << 10
+
+// Encoder appends JSON tokens to a buffer and writes it to w whenever it
+// passes flushAt. The first write error stops all further writes and is
+// returned by [Encoder.Flush].
+type Encoder struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+// NewEncoder returns an encoder writing to w.
+func NewEncoder(w io.Writer) *Encoder {
+	return &Encoder{w: w, buf: make([]byte, 0, flushAt+flushAt/4)}
+}
+
+// Flush writes what is buffered and returns the first write error.
+func (e *Encoder) Flush() error {
+	if e.err == nil && len(e.buf) > 0 {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+	return e.err
+}
+
+// Checkpoint writes the buffer through once it has grown past flushAt.
+// Writers of long arrays call it between elements.
+func (e *Encoder) Checkpoint() {
+	if len(e.buf) >= flushAt {
+		_ = e.Flush()
+	}
+}
+
+// Raw appends s as it is: punctuation, or a key already quoted.
+func (e *Encoder) Raw(s string) { e.buf = append(e.buf, s...) }
+
+// Key appends `,"name":` (without the comma when first is true); name must
+// need no escaping.
+func (e *Encoder) Key(name string, first bool) {
+	if !first {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, '"')
+	e.buf = append(e.buf, name...)
+	e.buf = append(e.buf, '"', ':')
+}
+
+// Int appends n.
+func (e *Encoder) Int(n int64) { e.buf = strconv.AppendInt(e.buf, n, 10) }
+
+// Bool appends true or false.
+func (e *Encoder) Bool(v bool) { e.buf = strconv.AppendBool(e.buf, v) }
+
+// Float appends f as encoding/json formats a float64: the shortest
+// decimal that reads back the same, in exponent form only below 1e-6 or
+// from 1e21 on. JSON has no form for NaN or an infinity; they are written
+// as null, which no caller here produces (rules report an infinite rate
+// without a value).
+func (e *Encoder) Float(f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	abs, format := math.Abs(f), byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	e.buf = strconv.AppendFloat(e.buf, f, format, -1, 64)
+	if format == 'e' {
+		// 1e-07 becomes 1e-7, as encoding/json writes it.
+		if n := len(e.buf); n >= 4 && e.buf[n-4] == 'e' && e.buf[n-3] == '-' && e.buf[n-2] == '0' {
+			e.buf[n-2] = e.buf[n-1]
+			e.buf = e.buf[:n-1]
+		}
+	}
+}
+
+// Strings appends ss as an array of strings, null when ss is nil.
+func (e *Encoder) Strings(ss []string) {
+	if ss == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i, s := range ss {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.String(s)
+	}
+	e.buf = append(e.buf, ']')
+}
+
+// String appends s quoted. Control characters, the quote and the
+// backslash are escaped, as are U+2028 and U+2029 (JavaScript line
+// terminators); invalid UTF-8 becomes U+FFFD, as with encoding/json.
+// Long strings are written through in pieces.
+func (e *Encoder) String(s string) {
+	e.buf = append(e.buf, '"')
+	for len(s) > 0 {
+		// A piece at a time, so a 4 MiB caption file never needs a 4 MiB
+		// buffer.
+		n := min(len(s), flushAt)
+		n = e.quoted(s, n)
+		s = s[n:]
+		e.Checkpoint()
+	}
+	e.buf = append(e.buf, '"')
+}
+
+// quoted appends the escaped form of s[:n], or a little more so as not to
+// stop inside a UTF-8 sequence, and returns how much of s it consumed.
+func (e *Encoder) quoted(s string, n int) int {
+	b := e.buf
+	start, i := 0, 0
+	for i < n {
+		// Eight plain bytes at a time: caption text is mostly runs of
+		// printable ASCII between line breaks.
+		i = plainRun(s, i, n)
+		// The word that stopped the run holds the next special byte.
+		for i < n && plain[s[i]] {
+			i++
+		}
+		if i >= n {
+			break
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	e.buf = append(b, s[start:i]...)
+	return i
+}
+
+const hex = "0123456789abcdef"
+
+// Byte-wise constants for plain8.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plainRun returns the end of the run of plain bytes of s[:n] that starts
+// at i, or a little before it, testing eight bytes at a time with
+// word-wide arithmetic: no byte below 0x20, no quote or backslash, nothing
+// non-ASCII.
+func plainRun(s string, i, n int) int {
+	for ; i+8 <= n; i += 8 {
+		// The compiler merges these byte loads into one 64-bit load.
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		// (v - ones) & ^v has a byte's high bit set where that byte of v
+		// is zero (for the first term, below 0x20), exactly for bytes
+		// below 0x80; x&highs catches the rest.
+		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs != 0 {
+			return i
+		}
+	}
+	return i
+}
+
+// plain[c] says byte c is copied as it is: printable ASCII other than the
+// quote and the backslash. A read-only table, built once.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
