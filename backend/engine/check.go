@@ -2,11 +2,13 @@ package engine
 
 import (
 	"cmp"
+	"maps"
+	"slices"
+
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/rules"
-	"slices"
 )
 
 // checkRules runs every rule of the preset on t. Findings of enforced
@@ -20,6 +22,11 @@ import (
 // findings for the cues whose text and source line are unchanged and
 // check only the others, which gives the same findings as checking all.
 func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked) *checked {
+	if prev != nil && prev.track == t && after {
+		// The output is the source itself (warn-only, nothing to strip):
+		// the findings are the source's, less strip_styling's.
+		return prev.without("strip_styling")
+	}
 	c := &checked{track: t, byRule: map[string][]caption.Diagnostic{}}
 	var keep []bool // keep[i]: cue i may keep prev's per-cue-text findings
 	var sub *caption.Track
@@ -75,6 +82,18 @@ type checked struct {
 	byRule map[string][]caption.Diagnostic
 	// all holds every finding in cue order.
 	all []caption.Diagnostic
+}
+
+// without returns c less the findings of the rule code, sharing c's
+// slices when that rule found nothing.
+func (c *checked) without(code string) *checked {
+	if len(c.byRule[code]) == 0 {
+		return c
+	}
+	out := &checked{track: c.track, byRule: maps.Clone(c.byRule)}
+	delete(out.byRule, code)
+	out.all = slices.DeleteFunc(slices.Clone(c.all), func(d caption.Diagnostic) bool { return d.Code == code })
+	return out
 }
 
 // find returns the findings of the rule with the given code, false when
@@ -178,7 +197,19 @@ func targets(p *preset.Preset, aided bool) fix.Targets {
 // what is only suggested. For the aided output suggestions are targets
 // too, so every finding blocks it.
 func split(findings []caption.Diagnostic, aided bool) (remaining, suggestions []caption.Diagnostic) {
+	if len(findings) == 0 {
+		return []caption.Diagnostic{}, []caption.Diagnostic{}
+	}
 	nHeld := countHeld(findings, aided)
+	// When one side takes every finding it shares the slice, clipped so
+	// that appending to it copies: a long result lists the same findings
+	// in several places, and its encoder writes a shared list once.
+	switch nHeld {
+	case len(findings):
+		return slices.Clip(findings), []caption.Diagnostic{}
+	case 0:
+		return []caption.Diagnostic{}, slices.Clip(findings)
+	}
 	remaining = make([]caption.Diagnostic, 0, nHeld)
 	suggestions = make([]caption.Diagnostic, 0, len(findings)-nHeld)
 	for _, d := range findings {

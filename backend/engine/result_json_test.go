@@ -52,4 +52,15 @@ func TestEncodeJSONLong(t *testing.T) {
 		}
 		sameAsEncodingJSON(t, res)
 	}
+	// Warn-only lists every finding four times, from one shared slice
+	// (diagnostics of both reports, suggestions, the aided output's
+	// remaining problems): it is encoded once.
+	res, err := eng.Process(context.Background(), Request{Filename: "long.srt", Data: synth.SRT(3000), Preset: "youtube"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := res.sharedLists(); len(l.lists) != 1 || len(l.lists[0].list) == 0 {
+		t.Errorf("shared lists %+v, want one", l.lists)
+	}
+	sameAsEncodingJSON(t, res)
 }

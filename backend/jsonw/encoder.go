@@ -80,6 +80,24 @@ func (e *Encoder) Float(f float64) {
 		e.buf = append(e.buf, "null"...)
 		return
 	}
+	// Report figures are mostly whole or to one decimal (20, 23.4); those
+	// are written without the shortest-decimal search, when the short form
+	// reads back as exactly f.
+	// Negative zero keeps its sign through the general path.
+	if f > -1e15 && f < 1e15 && (f != 0 || !math.Signbit(f)) {
+		if tenths := math.Round(f * 10); tenths/10 == f {
+			n := int64(tenths)
+			if n < 0 {
+				e.buf = append(e.buf, '-')
+				n = -n
+			}
+			e.buf = strconv.AppendInt(e.buf, n/10, 10)
+			if d := n % 10; d != 0 {
+				e.buf = append(e.buf, '.', byte('0'+d))
+			}
+			return
+		}
+	}
 	abs, format := math.Abs(f), byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
@@ -91,6 +109,19 @@ func (e *Encoder) Float(f float64) {
 			e.buf[n-2] = e.buf[n-1]
 			e.buf = e.buf[:n-1]
 		}
+	}
+}
+
+// RawBytes appends b as it is: JSON encoded earlier, for a value that
+// appears more than once. A long b is written straight through.
+func (e *Encoder) RawBytes(b []byte) {
+	if len(b) < flushAt {
+		e.buf = append(e.buf, b...)
+		e.Checkpoint()
+		return
+	}
+	if e.Flush() == nil {
+		_, e.err = e.w.Write(b)
 	}
 }
 

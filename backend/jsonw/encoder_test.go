@@ -64,7 +64,7 @@ func TestStringPieces(t *testing.T) {
 }
 
 func TestFloat(t *testing.T) {
-	for _, f := range []float64{0, 1, -1, 20, 23.4, 0.1, 1e-6, 1e-7, 9.99e-7, 1e20, 1e21, 123456789.125, -3.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
+	for _, f := range []float64{0, math.Copysign(0, -1), -0.4, 0.1 + 0.2, 999999999999999.9, 1e15, -1e15, 1, -1, 20, 23.4, 20.05, 0.1, 1e-6, 1e-7, 9.99e-7, 1e20, 1e21, 123456789.125, -3.5e-9, math.MaxFloat64, math.SmallestNonzeroFloat64} {
 		got := string(encode(t, func(e *Encoder) { e.Float(f) }))
 		want, _ := json.Marshal(f)
 		if got != string(want) {
@@ -117,6 +117,22 @@ func TestWriteError(t *testing.T) {
 	if err := e.Flush(); err == nil || err.Error() != "connection reset" {
 		t.Errorf("Flush = %v, want the write error", err)
 	}
+}
+
+func FuzzFloat(f *testing.F) {
+	for _, v := range []float64{0, 23.4, -0.5, 1e-7, 1e300} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v float64) {
+		want, err := json.Marshal(v)
+		got := string(encode(t, func(e *Encoder) { e.Float(v) }))
+		if err != nil {
+			want = []byte("null") // NaN and infinities
+		}
+		if got != string(want) {
+			t.Errorf("Float(%v) = %s, encoding/json writes %s", v, got, want)
+		}
+	})
 }
 
 func FuzzString(f *testing.F) {
