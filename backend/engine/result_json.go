@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"bytes"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
@@ -23,17 +23,17 @@ func (r *Result) EncodeJSON(e *jsonw.Encoder) {
 // EncodeJSONFields writes r's fields without the braces around them, so a
 // caller can add fields of its own (the API adds the caller's quota).
 func (r *Result) EncodeJSONFields(e *jsonw.Encoder) {
-	lists := r.sharedLists()
+	b := r.preEncode()
 	e.Key("report", true)
-	r.Report.encodeJSON(e, lists)
+	r.Report.encodeJSON(e, b)
 	e.Key("output", false)
-	e.String(r.Output)
+	b.string(e, r.Output)
 	e.Key("aidedOutput", false)
-	e.String(r.AidedOutput)
+	b.string(e, r.AidedOutput)
 	e.Key("aidedReport", false)
-	r.AidedReport.encodeJSON(e, lists)
+	r.AidedReport.encodeJSON(e, b)
 	e.Key("suggestions", false)
-	lists.encode(e, r.Suggestions)
+	b.list(e, r.Suggestions)
 	e.Key("aidedSameAsDelivery", false)
 	e.Bool(r.AidedSameAsDelivery)
 	e.Key("deliveryStatus", false)
@@ -42,11 +42,40 @@ func (r *Result) EncodeJSONFields(e *jsonw.Encoder) {
 	e.String(string(r.AidedStatus))
 }
 
-// sharedLists returns the encoder of r's finding lists. Process shares one
+// Sizes from which a part of a result is encoded ahead, side by side with
+// the other big parts: below them a goroutine costs more than it saves.
+const (
+	bigList   = 4096     // findings
+	bigString = 64 << 10 // bytes
+)
+
+// blobs are the big parts of a result, encoded ahead. Process shares one
 // slice among lists that hold the same findings (a warn-only result lists
 // every finding as a diagnostic of both reports, a suggestion and, for
-// the aided output, a remaining problem); such a list is encoded once.
-func (r *Result) sharedLists() *findingLists {
+// the aided output, a remaining problem), and one string when the aided
+// output is the delivery: each is encoded once however often it appears.
+type blobs struct {
+	lists   []encodedList
+	strings []encodedString
+}
+
+// encodedList is a finding list and its JSON array, in consecutive parts.
+type encodedList struct {
+	list  []caption.Diagnostic
+	parts [][]byte
+}
+
+// encodedString is a string and its JSON.
+type encodedString struct {
+	s    string
+	json []byte
+}
+
+// preEncode encodes the big parts of r (long or repeated finding lists,
+// long outputs), as many side by side as there are processors; a long
+// list is split into as many parts.
+func (r *Result) preEncode() *blobs {
+	b := &blobs{}
 	var all [][]caption.Diagnostic
 	for _, rep := range []*Report{r.Report, r.AidedReport} {
 		if rep != nil {
@@ -54,100 +83,133 @@ func (r *Result) sharedLists() *findingLists {
 		}
 	}
 	all = append(all, r.Suggestions)
-	l := &findingLists{}
 	for i, a := range all {
-		for _, b := range all[i+1:] {
-			if len(a) > 0 && len(a) == len(b) && &a[0] == &b[0] && l.find(a) == nil {
-				l.lists = append(l.lists, encodedList{list: a})
-			}
+		if len(a) == 0 || b.findList(a) != nil {
+			continue
+		}
+		shared := false
+		for _, o := range all[i+1:] {
+			shared = shared || sameList(a, o)
+		}
+		if shared || len(a) >= bigList {
+			b.lists = append(b.lists, encodedList{list: a})
 		}
 	}
-	return l
+	for _, s := range []string{r.Output, r.AidedOutput} {
+		if len(s) >= bigString && b.findString(s) == nil {
+			b.strings = append(b.strings, encodedString{s: s})
+		}
+	}
+	var tasks []func()
+	workers := runtime.GOMAXPROCS(0)
+	for i := range b.lists {
+		l := &b.lists[i]
+		n := 1
+		if len(l.list) >= bigList {
+			n = workers
+		}
+		l.parts = make([][]byte, n)
+		for k := range n {
+			lo, hi := k*len(l.list)/n, (k+1)*len(l.list)/n
+			tasks = append(tasks, func() { l.parts[k] = encodeFindings(l.list, lo, hi) })
+		}
+	}
+	for i := range b.strings {
+		st := &b.strings[i]
+		tasks = append(tasks, func() {
+			e := jsonw.NewBuffer(len(st.s) + len(st.s)/8 + 2)
+			e.String(st.s)
+			st.json = e.Bytes()
+		})
+	}
+	run(tasks, workers)
+	return b
 }
 
-// findingLists writes finding lists, each shared one encoded only once.
-type findingLists struct {
-	lists []encodedList
+// run runs tasks on up to workers goroutines, each taking the next task.
+func run(tasks []func(), workers int) {
+	if len(tasks) == 1 {
+		tasks[0]()
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(tasks)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(tasks); i = int(next.Add(1) - 1) {
+				tasks[i]()
+			}
+		})
+	}
+	wg.Wait()
 }
 
-// encodedList is a list shared by several fields and its JSON, once made.
-type encodedList struct {
-	list []caption.Diagnostic
-	json [][]byte
+// encodeFindings encodes ds[lo:hi] as part of the JSON array of ds: the
+// first part opens it, the last closes it.
+func encodeFindings(ds []caption.Diagnostic, lo, hi int) []byte {
+	// A finding is about 200 bytes of JSON.
+	e := jsonw.NewBuffer((hi - lo + 1) * 224)
+	if lo == 0 {
+		e.Raw("[")
+	}
+	for i := lo; i < hi; i++ {
+		if i > 0 {
+			e.Raw(",")
+		}
+		ds[i].EncodeJSON(e)
+	}
+	if hi == len(ds) {
+		e.Raw("]")
+	}
+	return e.Bytes()
 }
 
-func (l *findingLists) find(ds []caption.Diagnostic) *encodedList {
-	for i := range l.lists {
-		if s := l.lists[i].list; len(s) == len(ds) && len(ds) > 0 && &s[0] == &ds[0] {
-			return &l.lists[i]
+func sameList(a, b []caption.Diagnostic) bool {
+	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+}
+
+func (b *blobs) findList(ds []caption.Diagnostic) *encodedList {
+	for i := range b.lists {
+		if sameList(b.lists[i].list, ds) {
+			return &b.lists[i]
 		}
 	}
 	return nil
 }
 
-// encode writes ds, from the encoding kept for it when it is shared. A
-// long list is encoded in parts side by side, one per processor: at tens
-// of thousands of findings, encoding is most of a request's time.
-func (l *findingLists) encode(e *jsonw.Encoder, ds []caption.Diagnostic) {
-	s := l.find(ds)
-	if s == nil && len(ds) < parallelEncode {
+func (b *blobs) findString(s string) *encodedString {
+	for i := range b.strings {
+		// Equal strings are one encoding; comparing the same string is
+		// immediate, different ones rarely get far.
+		if b.strings[i].s == s {
+			return &b.strings[i]
+		}
+	}
+	return nil
+}
+
+// list writes ds, from its encoding when it was encoded ahead.
+func (b *blobs) list(e *jsonw.Encoder, ds []caption.Diagnostic) {
+	l := b.findList(ds)
+	if l == nil {
 		caption.EncodeDiagnostics(e, ds)
 		return
 	}
-	var parts [][]byte
-	if s != nil && s.json != nil {
-		parts = s.json
-	} else {
-		parts = encodeParts(ds)
-		if s != nil {
-			s.json = parts
-		}
-	}
-	for _, p := range parts {
+	for _, p := range l.parts {
 		e.RawBytes(p)
 	}
 }
 
-// parallelEncode is the list length from which encodeParts splits the
-// work; below it a goroutine costs more than it saves.
-const parallelEncode = 4096
-
-// encodeParts returns the JSON array of ds in consecutive parts, encoded
-// side by side when ds is long.
-func encodeParts(ds []caption.Diagnostic) [][]byte {
-	n := 1
-	if len(ds) >= parallelEncode {
-		n = runtime.GOMAXPROCS(0)
+// string writes s, from its encoding when it was encoded ahead.
+func (b *blobs) string(e *jsonw.Encoder, s string) {
+	if st := b.findString(s); st != nil {
+		e.RawBytes(st.json)
+		return
 	}
-	parts := make([][]byte, n)
-	var wg sync.WaitGroup
-	for k := range n {
-		lo, hi := k*len(ds)/n, (k+1)*len(ds)/n
-		wg.Go(func() {
-			var buf bytes.Buffer
-			e := jsonw.NewEncoder(&buf)
-			if k == 0 {
-				e.Raw("[")
-			}
-			for i := lo; i < hi; i++ {
-				if i > 0 {
-					e.Raw(",")
-				}
-				ds[i].EncodeJSON(e)
-				e.Checkpoint()
-			}
-			if k == n-1 {
-				e.Raw("]")
-			}
-			_ = e.Flush() // a bytes.Buffer does not fail
-			parts[k] = buf.Bytes()
-		})
-	}
-	wg.Wait()
-	return parts
+	e.String(s)
 }
 
-func (rep *Report) encodeJSON(e *jsonw.Encoder, lists *findingLists) {
+func (rep *Report) encodeJSON(e *jsonw.Encoder, b *blobs) {
 	if rep == nil {
 		e.Raw("null")
 		return
@@ -170,11 +232,11 @@ func (rep *Report) encodeJSON(e *jsonw.Encoder, lists *findingLists) {
 	e.Key("outputCues", false)
 	e.Int(int64(rep.OutputCues))
 	e.Key("diagnostics", false)
-	lists.encode(e, rep.Diagnostics)
+	b.list(e, rep.Diagnostics)
 	e.Key("fixes", false)
 	fix.EncodeChanges(e, rep.Fixes)
 	e.Key("remaining", false)
-	lists.encode(e, rep.Remaining)
+	b.list(e, rep.Remaining)
 	e.Key("counting", false)
 	e.String(rep.Counting)
 	if len(rep.PlatformNotes) > 0 {

@@ -59,8 +59,8 @@ func TestEncodeJSONLong(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if l := res.sharedLists(); len(l.lists) != 1 || len(l.lists[0].list) == 0 {
-		t.Errorf("shared lists %+v, want one", l.lists)
+	if b := res.preEncode(); len(b.lists) != 1 || len(b.lists[0].list) == 0 || len(b.strings) != 1 {
+		t.Errorf("encoded ahead: %d lists, %d strings; want one of each", len(b.lists), len(b.strings))
 	}
 	sameAsEncodingJSON(t, res)
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -83,7 +84,7 @@ func readProcessForm(r *http.Request) (processForm, error) {
 		if err != nil {
 			return f, asBodyError(err)
 		}
-		if err := f.readPart(part, &haveFile); err != nil {
+		if err := f.readPart(part, &haveFile, r.ContentLength); err != nil {
 			return f, err
 		}
 	}
@@ -93,15 +94,21 @@ func readProcessForm(r *http.Request) (processForm, error) {
 	return f, nil
 }
 
-func (f *processForm) readPart(part *multipart.Part, haveFile *bool) error {
+// readPart reads one part of the form. size is the request's declared
+// length (-1 when unknown), which the size guard has bounded: the file is
+// read into a buffer of about that size, not one grown by doubling.
+func (f *processForm) readPart(part *multipart.Part, haveFile *bool, size int64) error {
 	defer part.Close()
 	name := part.FormName()
 	if name == "file" {
-		data, err := io.ReadAll(part)
-		if err != nil {
+		var buf bytes.Buffer
+		if size > 0 {
+			buf.Grow(int(size))
+		}
+		if _, err := buf.ReadFrom(part); err != nil {
 			return asBodyError(err)
 		}
-		f.req.Data, f.req.Filename, *haveFile = data, part.FileName(), true
+		f.req.Data, f.req.Filename, *haveFile = buf.Bytes(), part.FileName(), true
 		return nil
 	}
 	var dst *string

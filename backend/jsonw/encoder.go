@@ -33,8 +33,20 @@ func NewEncoder(w io.Writer) *Encoder {
 	return &Encoder{w: w, buf: make([]byte, 0, flushAt+flushAt/4)}
 }
 
+// NewBuffer returns an encoder that keeps everything in memory, in a
+// buffer of size bytes to start with; [Encoder.Bytes] returns it.
+func NewBuffer(size int) *Encoder {
+	return &Encoder{buf: make([]byte, 0, size)}
+}
+
+// Bytes returns what an encoder from [NewBuffer] holds.
+func (e *Encoder) Bytes() []byte { return e.buf }
+
 // Flush writes what is buffered and returns the first write error.
 func (e *Encoder) Flush() error {
+	if e.w == nil {
+		return nil // a memory encoder keeps its buffer
+	}
 	if e.err == nil && len(e.buf) > 0 {
 		_, e.err = e.w.Write(e.buf)
 	}
@@ -45,7 +57,7 @@ func (e *Encoder) Flush() error {
 // Checkpoint writes the buffer through once it has grown past flushAt.
 // Writers of long arrays call it between elements.
 func (e *Encoder) Checkpoint() {
-	if len(e.buf) >= flushAt {
+	if e.w != nil && len(e.buf) >= flushAt {
 		_ = e.Flush()
 	}
 }
@@ -115,7 +127,7 @@ func (e *Encoder) Float(f float64) {
 // RawBytes appends b as it is: JSON encoded earlier, for a value that
 // appears more than once. A long b is written straight through.
 func (e *Encoder) RawBytes(b []byte) {
-	if len(b) < flushAt {
+	if len(b) < flushAt || e.w == nil {
 		e.buf = append(e.buf, b...)
 		e.Checkpoint()
 		return

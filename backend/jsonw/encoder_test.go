@@ -96,6 +96,24 @@ func TestObject(t *testing.T) {
 	}
 }
 
+// TestBuffer: a memory encoder keeps everything, long values included.
+func TestBuffer(t *testing.T) {
+	e := NewBuffer(16)
+	long := strings.Repeat("x", 2*flushAt)
+	e.Raw("[")
+	e.String(long)
+	e.Raw(",")
+	e.RawBytes([]byte(`"` + long + `"`))
+	e.Raw("]")
+	if err := e.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := json.Unmarshal(e.Bytes(), &got); err != nil || len(got) != 2 || got[0] != long || got[1] != long {
+		t.Errorf("buffer holds %d bytes, decoding: %v", len(e.Bytes()), err)
+	}
+}
+
 // failing fails every write after the first n bytes.
 type failing struct{ n int }
 

@@ -82,28 +82,42 @@ func numpadOf(p *caption.Placement) int {
 // entity or a timing line. It is one pass over the bytes, as nearly every
 // cue takes this path.
 func plainSafe(text string) bool {
-	content := false // the current line has a non-space byte
+	if text == "" {
+		return true
+	}
+	// Only six bytes need a look, and they are rare in caption text, so
+	// the loop runs on a table test the branch predictor gets right.
 	for i := 0; i < len(text); i++ {
-		switch c := text[i]; c {
-		case '<', '&', '{', '\r':
-			return false
+		if !notable[text[i]] {
+			continue
+		}
+		switch text[i] {
 		case '>':
 			if i >= 2 && text[i-1] == '-' && text[i-2] == '-' {
 				return false
 			}
-			content = true
 		case '\n':
-			if !content || isSpace(text[i-1]) {
+			// A line ending in a space, or blank: every non-space byte
+			// but a line break gives a line content.
+			if i == 0 || text[i-1] == '\n' || isSpace(text[i-1]) {
 				return false
 			}
-			content = false
-		case ' ', '\t', '\f', '\v':
 		default:
-			content = true
+			return false
 		}
 	}
-	return text == "" || content && !isSpace(text[len(text)-1])
+	last := text[len(text)-1]
+	return last != '\n' && !isSpace(last)
 }
+
+// notable[c] says byte c may stop [plainSafe]: it opens a tag or an
+// entity, ends a line, or closes an arrow. A read-only table, built once.
+var notable = func() (t [256]bool) {
+	for _, c := range []byte("<&{\r>\n") {
+		t[c] = true
+	}
+	return t
+}()
 
 // style is the part of a span the SRT writer renders.
 type style struct {
