@@ -2,7 +2,7 @@ package rules
 
 import (
 	"math"
-	"strings"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 
@@ -24,12 +24,7 @@ import (
 // every byte is its own cluster except CR LF, and both of those are line
 // breaks.
 func Characters(text string) int {
-	if isASCII(text) {
-		// strings.Count and IndexByte are vectorised.
-		n := len(text) - strings.Count(text, "\n")
-		if strings.IndexByte(text, '\r') >= 0 {
-			n -= strings.Count(text, "\r")
-		}
+	if n, ok := asciiCharacters(text); ok {
 		return n
 	}
 	n := 0
@@ -90,23 +85,42 @@ func standalone(r rune) bool {
 	return false
 }
 
-// isASCII reports whether s is pure ASCII, eight bytes at a time.
-func isASCII(s string) bool {
+// Byte-wise constants for word-at-a-time arithmetic.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// asciiCharacters is [Characters] of pure ASCII text, where every byte is
+// a character but CR and LF: one pass, eight bytes at a time, counting
+// the line-break bytes with exact byte-flag arithmetic. ok is false when
+// text is not pure ASCII.
+func asciiCharacters(text string) (n int, ok bool) {
+	breaks := 0
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
+	for ; i+8 <= len(text); i += 8 {
 		// The compiler merges these byte loads into one 64-bit load.
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if x&0x8080808080808080 != 0 {
-			return false
+		x := uint64(text[i]) | uint64(text[i+1])<<8 | uint64(text[i+2])<<16 | uint64(text[i+3])<<24 |
+			uint64(text[i+4])<<32 | uint64(text[i+5])<<40 | uint64(text[i+6])<<48 | uint64(text[i+7])<<56
+		if x&hi8 != 0 {
+			return 0, false
+		}
+		// For ASCII bytes b+0x7F carries into bit 7 exactly when b ≠ 0:
+		// the complement flags the zero bytes of x^c, the bytes equal to
+		// c, with no false positives.
+		lf := ^((x ^ '\n'*lo8) + 0x7F*lo8) & hi8
+		cr := ^((x ^ '\r'*lo8) + 0x7F*lo8) & hi8
+		breaks += bits.OnesCount64(lf | cr)
+	}
+	for ; i < len(text); i++ {
+		switch b := text[i]; {
+		case b >= utf8.RuneSelf:
+			return 0, false
+		case b == '\n' || b == '\r':
+			breaks++
 		}
 	}
-	for ; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
+	return len(text) - breaks, true
 }
 
 // graphemeRun counts the clusters of s that are not line breaks, with
