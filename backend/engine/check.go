@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"maps"
+	"runtime"
 	"slices"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -21,58 +22,82 @@ import (
 // source): per-cue-text rules ([rules.PerCueText]) then keep prev's
 // findings for the cues whose text and source line are unchanged and
 // check only the others, which gives the same findings as checking all.
+//
+// On a long track the rules run side by side, one per processor at a
+// time; each rule's findings land in its own slot, so the result does not
+// depend on the order they finish.
 func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked) *checked {
 	if prev != nil && prev.track == t && after {
 		// The output is the source itself (warn-only, nothing to strip):
 		// the findings are the source's, less strip_styling's.
 		return prev.without("strip_styling")
 	}
-	c := &checked{track: t, byRule: map[string][]caption.Diagnostic{}}
-	var keep []bool // keep[i]: cue i may keep prev's per-cue-text findings
-	var sub *caption.Track
-	var subAt []int
+	var reuse *reuse
 	if prev != nil {
-		keep, sub, subAt = unchanged(prev.track, t)
+		reuse = unchanged(prev.track, t)
 	}
-	var per [][]caption.Diagnostic
-	n := 0
+	var codes []string
 	for _, code := range p.RuleCodes() {
 		if after && code == "strip_styling" {
 			continue
 		}
-		r, ok := rules.Lookup(code)
-		if !ok {
-			continue // preset.Load has refused unknown codes
+		if _, ok := rules.Lookup(code); ok { // preset.Load has refused unknown codes
+			codes = append(codes, code)
 		}
-		s, _ := p.Setting(code)
-		sev := caption.SeverityWarning
-		if s.Level == rules.Enforced {
-			sev = caption.SeverityError
-		}
-		params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate}
-		var ds []caption.Diagnostic
-		if old, ok := prev.find(code); ok && keep != nil && rules.PerCueText(code) {
-			ds = r.Check(sub, params)
-			for i := range ds {
-				ds[i].Severity = sev
-			}
-			ds = mergeKept(old, ds, keep, subAt)
-		} else {
-			ds = r.Check(t, params)
-			for i := range ds {
-				ds[i].Severity = sev
-			}
-		}
-		c.byRule[code] = ds
-		if len(ds) > 0 {
-			per = append(per, ds)
-			n += len(ds)
+	}
+	found := make([][]caption.Diagnostic, len(codes))
+	tasks := make([]func(), len(codes))
+	for i, code := range codes {
+		tasks[i] = func() { found[i] = checkRule(t, p, code, prev, reuse) }
+	}
+	workers := 1
+	if len(t.Cues) >= parallelCheck {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	run(tasks, workers)
+	c := &checked{track: t, byRule: make(map[string][]caption.Diagnostic, len(codes))}
+	var per [][]caption.Diagnostic
+	n := 0
+	for i, code := range codes {
+		c.byRule[code] = found[i]
+		if len(found[i]) > 0 {
+			per = append(per, found[i])
+			n += len(found[i])
 		}
 	}
 	if n > 0 {
 		c.all = byCue(per, n, len(t.Cues))
 	}
 	return c
+}
+
+// parallelCheck is the track length from which [checkRules] runs rules
+// side by side: below it a goroutine costs more than it saves.
+const parallelCheck = 4096
+
+// checkRule runs the rule with the given code on t, from prev's findings
+// on the cues reuse marks unchanged when the rule looks only at each cue's
+// text.
+func checkRule(t *caption.Track, p *preset.Preset, code string, prev *checked, reuse *reuse) []caption.Diagnostic {
+	r, _ := rules.Lookup(code)
+	s, _ := p.Setting(code)
+	sev := caption.SeverityWarning
+	if s.Level == rules.Enforced {
+		sev = caption.SeverityError
+	}
+	params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate}
+	if old, ok := prev.find(code); ok && reuse != nil && rules.PerCueText(code) {
+		ds := r.Check(reuse.sub, params)
+		for i := range ds {
+			ds[i].Severity = sev
+		}
+		return reuse.merge(old, ds)
+	}
+	ds := r.Check(t, params)
+	for i := range ds {
+		ds[i].Severity = sev
+	}
+	return ds
 }
 
 // checked is the outcome of [checkRules].
@@ -106,52 +131,91 @@ func (c *checked) find(code string) ([]caption.Diagnostic, bool) {
 	return ds, ok
 }
 
-// unchanged compares an output track with the track it was made from.
-// When both have the same number of cues and at most half the cues
-// changed text or source line, keep[i] says cue i did not, and sub holds
-// copies of the changed cues, at[k] being the index of sub.Cues[k] in t.
-// Otherwise keep is nil: the output is checked whole.
-func unchanged(from, t *caption.Track) (keep []bool, sub *caption.Track, at []int) {
-	if len(from.Cues) != len(t.Cues) || len(t.Cues) == 0 {
-		return nil, nil, nil
-	}
-	keep = make([]bool, len(t.Cues))
-	for i := range t.Cues {
-		a, b := &from.Cues[i], &t.Cues[i]
-		if a.Text == b.Text && a.SourceLine == b.SourceLine {
-			keep[i] = true
-		} else {
-			at = append(at, i)
-		}
-	}
-	if len(at) > len(t.Cues)/2 {
-		return nil, nil, nil
-	}
-	sub = &caption.Track{Version: t.Version, Language: t.Language, FrameRate: t.FrameRate, Cues: make([]caption.Cue, len(at))}
-	for k, i := range at {
-		sub.Cues[k] = t.Cues[i]
-	}
-	return keep, sub, at
+// reuse says which cues of an output track are a source cue unchanged.
+type reuse struct {
+	// outOf[j] is the index in the output of source cue j when the output
+	// has it with the same text and source line, else -1.
+	outOf []int
+	// sub holds copies of the other output cues, at[k] being the index of
+	// sub.Cues[k] in the output.
+	sub *caption.Track
+	at  []int
 }
 
-// mergeKept merges a per-cue-text rule's findings on the unchanged cues
-// (from old, the findings on the track the output was made from) with
-// its findings on the sub-track of changed cues (fresh, whose cue indices
-// are turned into the output's through at), in cue order.
-func mergeKept(old, fresh []caption.Diagnostic, keep []bool, at []int) []caption.Diagnostic {
-	for i := range fresh {
-		*fresh[i].CueIndex = at[*fresh[i].CueIndex]
+// unchanged matches an output track with the track it was made from: an
+// output cue is a source cue unchanged when it has the source cue's text
+// and source line. The tracks are walked side by side in source-line
+// order, which fixes keep (a split cue's pieces keep their cue's line), so
+// cues after a split or a removed cue still match. It returns nil, and
+// the output is checked whole, when the lines are not in order (a track
+// without source lines) or when more than half the cues changed.
+func unchanged(from, t *caption.Track) *reuse {
+	if len(t.Cues) == 0 || len(from.Cues) == 0 {
+		return nil
 	}
-	out := make([]caption.Diagnostic, 0, len(old)+len(fresh))
-	j := 0
-	for _, d := range old {
-		ci := *d.CueIndex
-		if !keep[ci] {
+	for j := 1; j < len(from.Cues); j++ {
+		if from.Cues[j].SourceLine <= from.Cues[j-1].SourceLine {
+			return nil // lines that do not name one cue each cannot match cues
+		}
+	}
+	r := &reuse{outOf: make([]int, len(from.Cues))}
+	for j := range r.outOf {
+		r.outOf[j] = -1
+	}
+	j, last := 0, -1
+	for k := range t.Cues {
+		c := &t.Cues[k]
+		if c.SourceLine < last {
+			return nil
+		}
+		last = c.SourceLine
+		for j < len(from.Cues) && from.Cues[j].SourceLine < c.SourceLine {
+			j++
+		}
+		if j < len(from.Cues) && from.Cues[j].SourceLine == c.SourceLine && from.Cues[j].Text == c.Text && r.outOf[j] < 0 {
+			r.outOf[j] = k
 			continue
 		}
-		for j < len(fresh) && *fresh[j].CueIndex < ci {
+		r.at = append(r.at, k)
+	}
+	if len(r.at) > len(t.Cues)/2 {
+		return nil
+	}
+	r.sub = &caption.Track{Version: t.Version, Language: t.Language, FrameRate: t.FrameRate, Cues: make([]caption.Cue, len(r.at))}
+	for k, i := range r.at {
+		r.sub.Cues[k] = t.Cues[i]
+	}
+	return r
+}
+
+// merge merges a per-cue-text rule's findings on the unchanged cues (old,
+// its findings on the source, moved to the cues' output indices) with its
+// findings on the sub-track of changed cues (fresh, whose indices are
+// turned into the output's), in cue order.
+func (r *reuse) merge(old, fresh []caption.Diagnostic) []caption.Diagnostic {
+	for i := range fresh {
+		*fresh[i].CueIndex = r.at[*fresh[i].CueIndex]
+	}
+	out := make([]caption.Diagnostic, 0, len(old)+len(fresh))
+	var moved []int // output indices of old findings whose cue moved
+	j := 0
+	for _, d := range old {
+		k := r.outOf[*d.CueIndex]
+		if k < 0 {
+			continue
+		}
+		for j < len(fresh) && *fresh[j].CueIndex < k {
 			out = append(out, fresh[j])
 			j++
+		}
+		if k != *d.CueIndex {
+			if len(moved) == cap(moved) {
+				// Findings share their index slots in batches, as the
+				// rules make them.
+				moved = make([]int, 0, max(len(old)/4, 16))
+			}
+			moved = append(moved, k)
+			d.CueIndex = &moved[len(moved)-1]
 		}
 		out = append(out, d)
 	}

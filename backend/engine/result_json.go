@@ -2,8 +2,6 @@ package engine
 
 import (
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
@@ -124,24 +122,6 @@ func (r *Result) preEncode() *blobs {
 	}
 	run(tasks, workers)
 	return b
-}
-
-// run runs tasks on up to workers goroutines, each taking the next task.
-func run(tasks []func(), workers int) {
-	if len(tasks) == 1 {
-		tasks[0]()
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(tasks)) {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(tasks); i = int(next.Add(1) - 1) {
-				tasks[i]()
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // encodeFindings encodes ds[lo:hi] as part of the JSON array of ds: the

@@ -157,7 +157,7 @@ func (f *fixer) ownSrc() {
 	if f.src != nil {
 		return
 	}
-	f.src = make([]int, len(f.cues))
+	f.src = make([]int, len(f.cues), len(f.cues)+headroom(len(f.cues)))
 	for i := range f.src {
 		f.src[i] = i
 	}

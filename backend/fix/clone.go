@@ -26,7 +26,10 @@ func cloneTrack(t *caption.Track) *caption.Track {
 		}
 	}
 	out.Ext = cloneExt(t.Ext)
-	out.Cues = slices.Clone(t.Cues) // keeps nil as nil: a copy must compare equal
+	if t.Cues != nil { // nil stays nil: a copy must compare equal
+		// Room for the pieces of a few splits, which layout puts in place.
+		out.Cues = append(make([]caption.Cue, 0, len(t.Cues)+headroom(len(t.Cues))), t.Cues...)
+	}
 	nspans := 0
 	for i := range t.Cues {
 		nspans += len(t.Cues[i].Spans)
@@ -44,6 +47,10 @@ func cloneTrack(t *caption.Track) *caption.Track {
 	}
 	return &out
 }
+
+// headroom is the room a copy of n cues keeps for the pieces of splits:
+// one in 32, which covers the splits of most files without a second array.
+func headroom(n int) int { return n / 32 }
 
 // cloneCue deep-copies the parts of c a split piece must not share.
 func cloneCue(c *caption.Cue) caption.Cue {

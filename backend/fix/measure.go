@@ -126,7 +126,7 @@ func measureLines(s string) (lines, longest int) {
 
 // measureAll scans every cue.
 func measureAll(cues []caption.Cue) []metric {
-	m := make([]metric, len(cues))
+	m := make([]metric, len(cues), len(cues)+headroom(len(cues)))
 	for i := range cues {
 		m[i] = scan(cues[i].Text)
 	}

@@ -2,6 +2,7 @@ package fix
 
 import (
 	"github.com/captionqa/captionqa/backend/rules"
+	"slices"
 
 	"fmt"
 	"math"
@@ -29,42 +30,47 @@ const balanceWeight = 1000
 // (auto-split-sentences and auto-split-cps), and with BalanceLines
 // re-breaks two-line cues the line_unbalanced rule flags. Other cues keep
 // their author's line breaks.
+//
+// Pieces are put in place once every cue is laid out, in the cue array
+// itself, moving the cues after each split up from the back: layoutCue(i)
+// edits only cue i and reads only cues i and i+1, so a later move sees
+// what an immediate one would, and a 40,000-cue track is not copied again
+// for a few splits.
 func (f *fixer) layout() {
-	var out []caption.Cue
-	var outSrc []int
-	var outM []metric
-	// Cues from kept on that stay one cue are copied in runs when the next
-	// split comes (or at the end): layoutCue(i) edits only cue i, so a
-	// later copy sees what an immediate one would.
-	kept := 0
+	type split struct {
+		at     int
+		pieces []caption.Cue
+	}
+	var splits []split
+	added := 0
 	for i := range f.cues {
-		pieces := f.layoutCue(i)
-		if pieces == nil {
+		if pieces := f.layoutCue(i); pieces != nil {
+			splits = append(splits, split{i, pieces})
+			added += len(pieces) - 1
+		}
+	}
+	if len(splits) == 0 {
+		return
+	}
+	f.ownSrc()
+	n := len(f.cues)
+	f.cues = slices.Grow(f.cues, added)[:n+added]
+	f.src = slices.Grow(f.src, added)[:n+added]
+	f.m = slices.Grow(f.m, added)[:n+added]
+	w := n + added // the slots from w on are filled
+	for i, s := n-1, len(splits)-1; s >= 0; i-- {
+		if splits[s].at != i {
+			w--
+			f.cues[w], f.src[w], f.m[w] = f.cues[i], f.src[i], f.m[i]
 			continue
 		}
-		if out == nil {
-			f.ownSrc()
-			size := len(f.cues) + len(f.cues)/16 + len(pieces)
-			out = make([]caption.Cue, 0, size)
-			outSrc = make([]int, 0, size)
-			outM = make([]metric, 0, size)
+		ps, src := splits[s].pieces, f.src[i]
+		w -= len(ps)
+		copy(f.cues[w:], ps)
+		for k := range ps {
+			f.src[w+k], f.m[w+k] = src, scan(ps[k].Text)
 		}
-		out = append(out, f.cues[kept:i]...)
-		outSrc = append(outSrc, f.src[kept:i]...)
-		outM = append(outM, f.m[kept:i]...)
-		kept = i + 1
-		for k := range pieces {
-			outSrc = append(outSrc, f.src[i])
-			outM = append(outM, scan(pieces[k].Text))
-		}
-		out = append(out, pieces...)
-	}
-	if out != nil {
-		out = append(out, f.cues[kept:]...)
-		outSrc = append(outSrc, f.src[kept:]...)
-		outM = append(outM, f.m[kept:]...)
-		clear(f.cues) // let the old array's texts go
-		f.cues, f.src, f.m = out, outSrc, outM
+		s--
 	}
 }
 
