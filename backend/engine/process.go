@@ -90,6 +90,10 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		diags = slices.Clip(append(append(make([]caption.Diagnostic, 0, len(readerDiags)+len(in.findings)), readerDiags...), in.findings...))
 	}
 	dr, ar := in.report(delivery, diags, false), in.report(aided, diags, true)
+	// The aided report leaves the input's problems out: they are the same
+	// for both outputs, and on a long file listing them twice would add
+	// megabytes to the result.
+	ar.Diagnostics = nil
 	return &Result{
 		Report:              dr,
 		Output:              delivery.output,

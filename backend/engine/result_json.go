@@ -211,8 +211,10 @@ func (rep *Report) encodeJSON(e *jsonw.Encoder, b *blobs) {
 	e.Int(int64(rep.InputCues))
 	e.Key("outputCues", false)
 	e.Int(int64(rep.OutputCues))
-	e.Key("diagnostics", false)
-	b.list(e, rep.Diagnostics)
+	if rep.Diagnostics != nil {
+		e.Key("diagnostics", false)
+		b.list(e, rep.Diagnostics)
+	}
 	e.Key("fixes", false)
 	fix.EncodeChanges(e, rep.Fixes)
 	e.Key("remaining", false)

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 
+	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/synth"
 	"github.com/captionqa/captionqa/backend/jsonw"
 )
@@ -52,15 +54,32 @@ func TestEncodeJSONLong(t *testing.T) {
 		}
 		sameAsEncodingJSON(t, res)
 	}
-	// Warn-only lists every finding four times, from one shared slice
-	// (diagnostics of both reports, suggestions, the aided output's
-	// remaining problems): it is encoded once.
-	res, err := eng.Process(context.Background(), Request{Filename: "long.srt", Data: synth.SRT(3000), Preset: "youtube"})
+	// On a warn-only run whose findings are all suggestions, the input's
+	// diagnostics, the suggestions and the aided output's remaining
+	// problems are one shared list, encoded once, and the aided output is
+	// the delivery.
+	res, err := eng.Process(context.Background(), Request{Filename: "fast.srt", Data: fastSRT(3000), Preset: "youtube"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := res.preEncode(); len(b.lists) != 1 || len(b.lists[0].list) == 0 || len(b.strings) != 1 {
+	if b := res.preEncode(); len(b.lists) != 1 || len(b.lists[0].list) != 3000 || len(b.strings) != 1 {
 		t.Errorf("encoded ahead: %d lists, %d strings; want one of each", len(b.lists), len(b.strings))
 	}
 	sameAsEncodingJSON(t, res)
+}
+
+// fastSRT is an SRT file of n cues, each read a little faster than
+// YouTube's suggested 20 characters per second and breaking nothing else.
+func fastSRT(n int) []byte {
+	var b []byte
+	for i := range n {
+		start := int64(i) * 3000
+		b = strconv.AppendInt(b, int64(i+1), 10)
+		b = append(b, '\n')
+		b = caption.AppendClock(b, start, 2, ',')
+		b = append(b, " --> "...)
+		b = caption.AppendClock(b, start+2000, 2, ',')
+		b = append(b, "\nThis cue reads a little too fast for you.\n\n"...)
+	}
+	return b
 }

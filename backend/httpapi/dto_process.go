@@ -34,6 +34,9 @@ func newProcessResponse(res *engine.Result, includeExplain bool, skip string) pr
 	// Lists are arrays on the wire, never null.
 	r.Suggestions = nonNil(r.Suggestions)
 	r.Report = withArrays(r.Report)
+	if r.Report != nil {
+		r.Report.Diagnostics = nonNil(r.Report.Diagnostics)
+	}
 	r.AidedReport = withArrays(r.AidedReport)
 	out := processResponse{Result: &r}
 	if includeExplain {
@@ -47,7 +50,6 @@ func withArrays(rep *engine.Report) *engine.Report {
 		return nil
 	}
 	c := *rep
-	c.Diagnostics = nonNil(c.Diagnostics)
 	c.Remaining = nonNil(c.Remaining)
 	c.Fixes = nonNil(c.Fixes)
 	return &c

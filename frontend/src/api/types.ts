@@ -92,7 +92,8 @@ export interface StandardReport {
   clauses: Clause[];
 }
 
-export interface Report {
+/** OutputReport is the report of one output without the input's problems: the aided report's shape. */
+export interface OutputReport {
   summary: string;
   preset: Preset;
   fixProfile: FixProfile;
@@ -101,7 +102,6 @@ export interface Report {
   encoding: string;
   inputCues: number;
   outputCues: number;
-  diagnostics: Diagnostic[];
   fixes: Change[];
   remaining: Diagnostic[];
   counting: string;
@@ -109,12 +109,17 @@ export interface Report {
   standard?: StandardReport;
 }
 
+/** Report is the delivery's report: the input's problems are listed here once. */
+export interface Report extends OutputReport {
+  diagnostics: Diagnostic[];
+}
+
 /** ProcessResult is the 200 body of POST /api/v1/process (spec 2.1). */
 export interface ProcessResult {
   report: Report;
   output: string;
   aidedOutput?: string;
-  aidedReport?: Report;
+  aidedReport?: OutputReport;
   suggestions?: Diagnostic[];
   aidedSameAsDelivery?: boolean;
   deliveryStatus: DeliveryStatus;
