@@ -86,12 +86,21 @@ func checkRule(t *caption.Track, p *preset.Preset, code string, prev *checked, r
 		sev = caption.SeverityError
 	}
 	params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate}
-	if old, ok := prev.find(code); ok && reuse != nil && rules.PerCueText(code) {
-		ds := r.Check(reuse.sub, params)
-		for i := range ds {
-			ds[i].Severity = sev
+	if old, ok := prev.find(code); ok && reuse != nil {
+		var m *match
+		switch {
+		case rules.PerCueText(code):
+			m = &reuse.text
+		case rules.PerCue(code):
+			m = &reuse.timed
 		}
-		return reuse.merge(old, ds)
+		if m != nil {
+			ds := r.Check(m.sub, params)
+			for i := range ds {
+				ds[i].Severity = sev
+			}
+			return m.merge(old, ds)
+		}
 	}
 	ds := r.Check(t, params)
 	for i := range ds {
@@ -131,10 +140,17 @@ func (c *checked) find(code string) ([]caption.Diagnostic, bool) {
 	return ds, ok
 }
 
-// reuse says which cues of an output track are a source cue unchanged.
+// reuse says which cues of an output track are a source cue unchanged:
+// in text (for [rules.PerCueText] rules), and in text and times (for
+// [rules.PerCue] rules).
 type reuse struct {
+	text, timed match
+}
+
+// match pairs the cues of an output track with source cues.
+type match struct {
 	// outOf[j] is the index in the output of source cue j when the output
-	// has it with the same text and source line, else -1.
+	// has it unchanged, else -1.
 	outOf []int
 	// sub holds copies of the other output cues, at[k] being the index of
 	// sub.Cues[k] in the output.
@@ -143,14 +159,16 @@ type reuse struct {
 }
 
 // unchanged matches an output track with the track it was made from: an
-// output cue is a source cue unchanged when it has the source cue's text
-// and source line. The tracks are walked side by side in source-line
-// order, which fixes keep (a split cue's pieces keep their cue's line), so
-// cues after a split or a removed cue still match. It returns nil, and
-// the output is checked whole, when the lines are not in order (a track
-// without source lines) or when more than half the cues changed.
+// output cue is a source cue unchanged in text when it has the source
+// cue's text and source line, and unchanged in text and times when it also
+// has its start and end. The tracks are walked side by side in
+// source-line order, which fixes keep (a split cue's pieces keep their
+// cue's line), so cues after a split or a removed cue still match. It
+// returns nil, and the output is checked whole, when the lines are not in
+// order (a track without source lines), when the frame rates differ, or
+// when more than half the cues changed text.
 func unchanged(from, t *caption.Track) *reuse {
-	if len(t.Cues) == 0 || len(from.Cues) == 0 {
+	if len(t.Cues) == 0 || len(from.Cues) == 0 || from.FrameRate != t.FrameRate {
 		return nil
 	}
 	for j := 1; j < len(from.Cues); j++ {
@@ -158,9 +176,9 @@ func unchanged(from, t *caption.Track) *reuse {
 			return nil // lines that do not name one cue each cannot match cues
 		}
 	}
-	r := &reuse{outOf: make([]int, len(from.Cues))}
-	for j := range r.outOf {
-		r.outOf[j] = -1
+	r := &reuse{text: match{outOf: make([]int, len(from.Cues))}, timed: match{outOf: make([]int, len(from.Cues))}}
+	for j := range r.text.outOf {
+		r.text.outOf[j], r.timed.outOf[j] = -1, -1
 	}
 	j, last := 0, -1
 	for k := range t.Cues {
@@ -172,35 +190,47 @@ func unchanged(from, t *caption.Track) *reuse {
 		for j < len(from.Cues) && from.Cues[j].SourceLine < c.SourceLine {
 			j++
 		}
-		if j < len(from.Cues) && from.Cues[j].SourceLine == c.SourceLine && from.Cues[j].Text == c.Text && r.outOf[j] < 0 {
-			r.outOf[j] = k
+		if j < len(from.Cues) && from.Cues[j].SourceLine == c.SourceLine && from.Cues[j].Text == c.Text && r.text.outOf[j] < 0 {
+			r.text.outOf[j] = k
+			if s := &from.Cues[j]; s.StartMs == c.StartMs && s.EndMs == c.EndMs {
+				r.timed.outOf[j] = k
+				continue
+			}
+			r.timed.at = append(r.timed.at, k)
 			continue
 		}
-		r.at = append(r.at, k)
+		r.text.at = append(r.text.at, k)
+		r.timed.at = append(r.timed.at, k)
 	}
-	if len(r.at) > len(t.Cues)/2 {
+	if len(r.text.at) > len(t.Cues)/2 {
 		return nil
 	}
-	r.sub = &caption.Track{Version: t.Version, Language: t.Language, FrameRate: t.FrameRate, Cues: make([]caption.Cue, len(r.at))}
-	for k, i := range r.at {
-		r.sub.Cues[k] = t.Cues[i]
-	}
+	r.text.fill(t)
+	r.timed.fill(t)
 	return r
 }
 
-// merge merges a per-cue-text rule's findings on the unchanged cues (old,
-// its findings on the source, moved to the cues' output indices) with its
-// findings on the sub-track of changed cues (fresh, whose indices are
-// turned into the output's), in cue order.
-func (r *reuse) merge(old, fresh []caption.Diagnostic) []caption.Diagnostic {
+// fill copies the output cues m.at names into m.sub.
+func (m *match) fill(t *caption.Track) {
+	m.sub = &caption.Track{Version: t.Version, Language: t.Language, FrameRate: t.FrameRate, Cues: make([]caption.Cue, len(m.at))}
+	for k, i := range m.at {
+		m.sub.Cues[k] = t.Cues[i]
+	}
+}
+
+// merge merges a rule's findings on the unchanged cues (old, its findings
+// on the source, moved to the cues' output indices) with its findings on
+// the sub-track of changed cues (fresh, whose indices are turned into the
+// output's), in cue order.
+func (m *match) merge(old, fresh []caption.Diagnostic) []caption.Diagnostic {
 	for i := range fresh {
-		*fresh[i].CueIndex = r.at[*fresh[i].CueIndex]
+		*fresh[i].CueIndex = m.at[*fresh[i].CueIndex]
 	}
 	out := make([]caption.Diagnostic, 0, len(old)+len(fresh))
 	var moved []int // output indices of old findings whose cue moved
 	j := 0
 	for _, d := range old {
-		k := r.outOf[*d.CueIndex]
+		k := m.outOf[*d.CueIndex]
 		if k < 0 {
 			continue
 		}

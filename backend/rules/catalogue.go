@@ -89,3 +89,19 @@ func PerCueText(code string) bool {
 	}
 	return false
 }
+
+// PerCue reports whether the rule with the given code judges each cue by
+// itself: its findings for cue i depend only on Cues[i].Text,
+// Cues[i].StartMs, Cues[i].EndMs, Cues[i].SourceLine, i and Params.Limit,
+// never on styling, placement, other cues or the track. Every
+// [PerCueText] rule is one. A caller that checks a changed copy of a track
+// may keep such a rule's findings for every cue whose text, times and
+// source line did not change. Rules added to the catalogue are not
+// per-cue unless listed here.
+func PerCue(code string) bool {
+	switch code {
+	case CodeReadingSpeedHigh, CodePresentationRateHigh, CodeDurationTooShort, CodeDurationTooLong:
+		return true
+	}
+	return PerCueText(code)
+}
