@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -41,13 +42,15 @@ func sameAsEncodingJSON(t *testing.T, res *Result) {
 	}
 }
 
-// TestEncodeJSONLong compares the encodings on a result large enough to
-// be written through in many pieces, graded against a standard.
+// TestEncodeJSONLong compares the encodings on results long enough to be
+// written through in many pieces, to be checked and encoded side by side
+// (parallelCheck, bigList), and graded against a standard; under -race it
+// is also the test of those goroutines.
 func TestEncodeJSONLong(t *testing.T) {
 	eng := newTestEngine(t)
 	for _, std := range []string{"dcmp", "wcag-2.1-aa"} {
 		res, err := eng.Process(context.Background(), Request{
-			Filename: "long.srt", Data: synth.SRT(3000), Preset: "vimeo", FixProfile: "auto-split-cps", Standard: std,
+			Filename: "long.srt", Data: synth.SRT(parallelCheck + 100), Preset: "vimeo", FixProfile: "auto-split-cps", Standard: std,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -58,11 +61,12 @@ func TestEncodeJSONLong(t *testing.T) {
 	// diagnostics, the suggestions and the aided output's remaining
 	// problems are one shared list, encoded once, and the aided output is
 	// the delivery.
-	res, err := eng.Process(context.Background(), Request{Filename: "fast.srt", Data: fastSRT(3000), Preset: "youtube"})
+	n := bigList + 100
+	res, err := eng.Process(context.Background(), Request{Filename: "fast.srt", Data: fastSRT(n), Preset: "youtube"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := res.preEncode(); len(b.lists) != 1 || len(b.lists[0].list) != 3000 || len(b.strings) != 1 {
+	if b := res.preEncode(); len(b.lists) != 1 || len(b.lists[0].list) != n || len(b.lists[0].parts) < 2 && runtime.GOMAXPROCS(0) > 1 || len(b.strings) != 1 {
 		t.Errorf("encoded ahead: %d lists, %d strings; want one of each", len(b.lists), len(b.strings))
 	}
 	sameAsEncodingJSON(t, res)
