@@ -35,17 +35,5 @@ func (d *Diagnostic) EncodeJSON(e *jsonw.Encoder) {
 
 // EncodeDiagnostics writes ds as a JSON array, null when ds is nil.
 func EncodeDiagnostics(e *jsonw.Encoder, ds []Diagnostic) {
-	if ds == nil {
-		e.Raw("null")
-		return
-	}
-	e.Raw("[")
-	for i := range ds {
-		if i > 0 {
-			e.Raw(",")
-		}
-		ds[i].EncodeJSON(e)
-		e.Checkpoint()
-	}
-	e.Raw("]")
+	jsonw.Array(e, ds, (*Diagnostic).EncodeJSON)
 }

@@ -18,17 +18,5 @@ func (c *Change) EncodeJSON(e *jsonw.Encoder) {
 
 // EncodeChanges writes cs as a JSON array, null when cs is nil.
 func EncodeChanges(e *jsonw.Encoder, cs []Change) {
-	if cs == nil {
-		e.Raw("null")
-		return
-	}
-	e.Raw("[")
-	for i := range cs {
-		if i > 0 {
-			e.Raw(",")
-		}
-		cs[i].EncodeJSON(e)
-		e.Checkpoint()
-	}
-	e.Raw("]")
+	jsonw.Array(e, cs, (*Change).EncodeJSON)
 }

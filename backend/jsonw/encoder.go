@@ -137,6 +137,24 @@ func (e *Encoder) RawBytes(b []byte) {
 	}
 }
 
+// Array appends items as a JSON array, null when items is nil, each
+// written by encode; long arrays are written through as they grow.
+func Array[T any](e *Encoder, items []T, encode func(*T, *Encoder)) {
+	if items == nil {
+		e.buf = append(e.buf, "null"...)
+		return
+	}
+	e.buf = append(e.buf, '[')
+	for i := range items {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		encode(&items[i], e)
+		e.Checkpoint()
+	}
+	e.buf = append(e.buf, ']')
+}
+
 // Strings appends ss as an array of strings, null when ss is nil.
 func (e *Encoder) Strings(ss []string) {
 	if ss == nil {

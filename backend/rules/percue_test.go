@@ -23,22 +23,54 @@ func TestPerCueText(t *testing.T) {
 		c.Placement = &caption.Placement{Area: caption.AreaTop}
 		moved.Cues[i] = c
 	}
-	var sub caption.Track
+	if listed := perCuePromise(t, PerCueText, tr, &moved, "times or styling"); listed != 5 {
+		t.Errorf("%d per-cue-text rules; want 5", listed)
+	}
+}
+
+// TestPerCue checks the promise of PerCue: a per-cue rule finds the same
+// on a track whose styling, placement, voices and language changed but
+// whose texts and times did not, and finds on a sub-track of
+// some cues what it finds on those cues of the whole track.
+func TestPerCue(t *testing.T) {
+	t.Parallel()
+	tr := benchTrack(2_000)
+	restyled := *tr
+	restyled.Language = ""
+	restyled.Cues = make([]caption.Cue, len(tr.Cues))
+	for i, c := range tr.Cues {
+		c.Spans, c.Voice, c.Style = nil, "X", "s"
+		c.Placement = &caption.Placement{Area: caption.AreaTop}
+		restyled.Cues[i] = c
+	}
+	if listed := perCuePromise(t, PerCue, tr, &restyled, "styling or placement"); listed != 9 {
+		t.Errorf("%d per-cue rules; want 9", listed)
+	}
+}
+
+// perCuePromise checks every catalogue rule listed says it judges cues one
+// by one: it finds on changed (tr with what the rule must not look at
+// changed, as what says) what it finds on tr, and on a sub-track of every
+// third cue what it finds on those cues of tr. It returns how many rules
+// are listed.
+func perCuePromise(t *testing.T, listed func(string) bool, tr, changed *caption.Track, what string) int {
+	t.Helper()
+	sub := caption.Track{FrameRate: tr.FrameRate}
 	var at []int
 	for i := 0; i < len(tr.Cues); i += 3 {
 		sub.Cues = append(sub.Cues, tr.Cues[i])
 		at = append(at, i)
 	}
-	listed := 0
+	n := 0
 	for _, r := range Catalogue() {
-		if !PerCueText(r.Code()) {
+		if !listed(r.Code()) {
 			continue
 		}
-		listed++
+		n++
 		p := benchLimits(r.Code())
 		whole := r.Check(tr, p)
-		if got := r.Check(&moved, p); !reflect.DeepEqual(got, whole) {
-			t.Errorf("%s: findings change with times or styling", r.Code())
+		if got := r.Check(changed, p); !reflect.DeepEqual(got, whole) {
+			t.Errorf("%s: findings change with %s", r.Code(), what)
 		}
 		var want []caption.Diagnostic
 		k := 0
@@ -59,61 +91,5 @@ func TestPerCueText(t *testing.T) {
 			t.Errorf("%s: findings on a sub-track differ from the whole track's", r.Code())
 		}
 	}
-	if listed != 5 {
-		t.Errorf("%d per-cue-text rules; want 5", listed)
-	}
-}
-
-// TestPerCue checks the promise of PerCue: a per-cue rule finds the same
-// on a track whose styling, placement, voices, language and frame rate
-// changed but whose texts and times did not, and finds on a sub-track of
-// some cues what it finds on those cues of the whole track.
-func TestPerCue(t *testing.T) {
-	t.Parallel()
-	tr := benchTrack(2_000)
-	restyled := *tr
-	restyled.Language = ""
-	restyled.Cues = make([]caption.Cue, len(tr.Cues))
-	for i, c := range tr.Cues {
-		c.Spans, c.Voice, c.Style = nil, "X", "s"
-		c.Placement = &caption.Placement{Area: caption.AreaTop}
-		restyled.Cues[i] = c
-	}
-	sub := caption.Track{FrameRate: tr.FrameRate}
-	var at []int
-	for i := 1; i < len(tr.Cues); i += 4 {
-		sub.Cues = append(sub.Cues, tr.Cues[i])
-		at = append(at, i)
-	}
-	listed := 0
-	for _, r := range Catalogue() {
-		if !PerCue(r.Code()) {
-			continue
-		}
-		listed++
-		p := benchLimits(r.Code())
-		whole := r.Check(tr, p)
-		if got := r.Check(&restyled, p); !reflect.DeepEqual(got, whole) {
-			t.Errorf("%s: findings change with styling or placement", r.Code())
-		}
-		var want []caption.Diagnostic
-		for _, d := range whole {
-			for k, i := range at {
-				if i == *d.CueIndex {
-					d.CueIndex = &at[k]
-					want = append(want, d)
-				}
-			}
-		}
-		got := r.Check(&sub, p)
-		for i := range got {
-			got[i].CueIndex = &at[*got[i].CueIndex]
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: findings on a sub-track differ from the whole track's", r.Code())
-		}
-	}
-	if listed != 9 {
-		t.Errorf("%d per-cue rules; want 9", listed)
-	}
+	return n
 }

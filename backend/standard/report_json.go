@@ -26,18 +26,7 @@ func (r *Report) EncodeJSON(e *jsonw.Encoder) {
 	e.Int(int64(r.Summary.NotEvaluated))
 	e.Raw("}")
 	e.Key("clauses", false)
-	if r.Clauses == nil {
-		e.Raw("null")
-	} else {
-		e.Raw("[")
-		for i := range r.Clauses {
-			if i > 0 {
-				e.Raw(",")
-			}
-			r.Clauses[i].EncodeJSON(e)
-		}
-		e.Raw("]")
-	}
+	jsonw.Array(e, r.Clauses, (*Clause).EncodeJSON)
 	e.Raw("}")
 }
 
