@@ -83,9 +83,10 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	delivery, aided := dOut.split(false, in.dropped), aOut.split(true, in.dropped)
-	// Both reports list the same input diagnostics; they share one slice,
-	// clipped so that appending to either copies.
-	diags := slices.Clip(in.findings) // checkRules made it; nothing else keeps it
+	// The input's diagnostics: the reader's, then the rules'. Without the
+	// reader's they are the source check's own slice, which suggestions
+	// and remaining problems may share; clipped, so appending copies.
+	diags := slices.Clip(in.findings)
 	if len(readerDiags) > 0 || diags == nil {
 		diags = slices.Clip(append(append(make([]caption.Diagnostic, 0, len(readerDiags)+len(in.findings)), readerDiags...), in.findings...))
 	}

@@ -48,10 +48,11 @@ const (
 )
 
 // blobs are the big parts of a result, encoded ahead. Process shares one
-// slice among lists that hold the same findings (a warn-only result lists
-// every finding as a diagnostic of both reports, a suggestion and, for
-// the aided output, a remaining problem), and one string when the aided
-// output is the delivery: each is encoded once however often it appears.
+// slice among lists that hold the same findings (a warn-only result whose
+// findings are all suggestions lists each as a problem of the input, a
+// suggestion and a problem remaining in the aided output), and one string
+// when the aided output is the delivery: each is encoded once however
+// often it appears.
 type blobs struct {
 	lists   []encodedList
 	strings []encodedString
