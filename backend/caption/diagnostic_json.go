@@ -1,39 +1,43 @@
 package caption
 
-import "github.com/captionqa/captionqa/backend/jsonw"
+import (
+	"strconv"
 
-// EncodeJSON writes d as encoding/json would (same fields, same
-// omissions); a report can hold tens of thousands of diagnostics.
-func (d *Diagnostic) EncodeJSON(e *jsonw.Encoder) {
-	e.Raw("{")
-	e.Key("code", true)
-	e.String(d.Code)
-	e.Key("severity", false)
-	e.String(string(d.Severity))
-	e.Key("line", false)
-	e.Int(int64(d.Line))
+	"github.com/captionqa/captionqa/backend/jsonw"
+)
+
+// AppendJSON appends d to b as encoding/json would encode it (same
+// fields, same omissions); a report can hold tens of thousands of
+// diagnostics.
+func (d *Diagnostic) AppendJSON(b []byte) []byte {
+	b = append(b, `{"code":`...)
+	b = jsonw.AppendString(b, d.Code)
+	b = append(b, `,"severity":`...)
+	b = jsonw.AppendString(b, string(d.Severity))
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(d.Line), 10)
 	if d.CueIndex != nil {
-		e.Key("cueIndex", false)
-		e.Int(int64(*d.CueIndex))
+		b = append(b, `,"cueIndex":`...)
+		b = strconv.AppendInt(b, int64(*d.CueIndex), 10)
 	}
-	e.Key("message", false)
-	e.String(d.Message)
+	b = append(b, `,"message":`...)
+	b = jsonw.AppendString(b, d.Message)
 	if d.Value != nil {
-		e.Key("value", false)
-		e.Float(*d.Value)
+		b = append(b, `,"value":`...)
+		b = jsonw.AppendFloat(b, *d.Value)
 	}
 	if d.Limit != nil {
-		e.Key("limit", false)
-		e.Float(*d.Limit)
+		b = append(b, `,"limit":`...)
+		b = jsonw.AppendFloat(b, *d.Limit)
 	}
 	if d.Unit != "" {
-		e.Key("unit", false)
-		e.String(d.Unit)
+		b = append(b, `,"unit":`...)
+		b = jsonw.AppendString(b, d.Unit)
 	}
-	e.Raw("}")
+	return append(b, '}')
 }
 
 // EncodeDiagnostics writes ds as a JSON array, null when ds is nil.
 func EncodeDiagnostics(e *jsonw.Encoder, ds []Diagnostic) {
-	jsonw.Array(e, ds, (*Diagnostic).EncodeJSON)
+	jsonw.Array(e, ds, (*Diagnostic).AppendJSON)
 }

@@ -129,20 +129,20 @@ func (r *Result) preEncode() *blobs {
 // first part opens it, the last closes it.
 func encodeFindings(ds []caption.Diagnostic, lo, hi int) []byte {
 	// A finding is about 200 bytes of JSON.
-	e := jsonw.NewBuffer((hi - lo + 1) * 224)
+	b := make([]byte, 0, (hi-lo+1)*224)
 	if lo == 0 {
-		e.Raw("[")
+		b = append(b, '[')
 	}
 	for i := lo; i < hi; i++ {
 		if i > 0 {
-			e.Raw(",")
+			b = append(b, ',')
 		}
-		ds[i].EncodeJSON(e)
+		b = ds[i].AppendJSON(b)
 	}
 	if hi == len(ds) {
-		e.Raw("]")
+		b = append(b, ']')
 	}
-	return e.Bytes()
+	return b
 }
 
 func sameList(a, b []caption.Diagnostic) bool {

@@ -1,22 +1,25 @@
 package fix
 
-import "github.com/captionqa/captionqa/backend/jsonw"
+import (
+	"strconv"
 
-// EncodeJSON writes c as encoding/json would.
-func (c *Change) EncodeJSON(e *jsonw.Encoder) {
-	e.Raw("{")
-	e.Key("code", true)
-	e.String(c.Code)
-	e.Key("cueIndex", false)
-	e.Int(int64(c.CueIndex))
-	e.Key("action", false)
-	e.String(c.Action)
-	e.Key("message", false)
-	e.String(c.Message)
-	e.Raw("}")
+	"github.com/captionqa/captionqa/backend/jsonw"
+)
+
+// AppendJSON appends c to b as encoding/json would encode it.
+func (c *Change) AppendJSON(b []byte) []byte {
+	b = append(b, `{"code":`...)
+	b = jsonw.AppendString(b, c.Code)
+	b = append(b, `,"cueIndex":`...)
+	b = strconv.AppendInt(b, int64(c.CueIndex), 10)
+	b = append(b, `,"action":`...)
+	b = jsonw.AppendString(b, c.Action)
+	b = append(b, `,"message":`...)
+	b = jsonw.AppendString(b, c.Message)
+	return append(b, '}')
 }
 
 // EncodeChanges writes cs as a JSON array, null when cs is nil.
 func EncodeChanges(e *jsonw.Encoder, cs []Change) {
-	jsonw.Array(e, cs, (*Change).EncodeJSON)
+	jsonw.Array(e, cs, (*Change).AppendJSON)
 }

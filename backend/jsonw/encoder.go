@@ -82,46 +82,49 @@ func (e *Encoder) Int(n int64) { e.buf = strconv.AppendInt(e.buf, n, 10) }
 // Bool appends true or false.
 func (e *Encoder) Bool(v bool) { e.buf = strconv.AppendBool(e.buf, v) }
 
-// Float appends f as encoding/json formats a float64: the shortest
-// decimal that reads back the same, in exponent form only below 1e-6 or
-// from 1e21 on. JSON has no form for NaN or an infinity; they are written
-// as null, which no caller here produces (rules report an infinite rate
-// without a value).
-func (e *Encoder) Float(f float64) {
+// Float appends f as [AppendFloat] writes it.
+func (e *Encoder) Float(f float64) { e.buf = AppendFloat(e.buf, f) }
+
+// AppendFloat appends f to b as encoding/json formats a float64: the
+// shortest decimal that reads back the same, in exponent form only below
+// 1e-6 or from 1e21 on. JSON has no form for NaN or an infinity; they are
+// written as null, which no caller here produces (rules report an
+// infinite rate without a value).
+func AppendFloat(b []byte, f float64) []byte {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		e.buf = append(e.buf, "null"...)
-		return
+		return append(b, "null"...)
 	}
 	// Report figures are mostly whole or to one decimal (20, 23.4); those
 	// are written without the shortest-decimal search, when the short form
-	// reads back as exactly f.
-	// Negative zero keeps its sign through the general path.
+	// reads back as exactly f. Negative zero keeps its sign through the
+	// general path.
 	if f > -1e15 && f < 1e15 && (f != 0 || !math.Signbit(f)) {
 		if tenths := math.Round(f * 10); tenths/10 == f {
 			n := int64(tenths)
 			if n < 0 {
-				e.buf = append(e.buf, '-')
+				b = append(b, '-')
 				n = -n
 			}
-			e.buf = strconv.AppendInt(e.buf, n/10, 10)
+			b = strconv.AppendInt(b, n/10, 10)
 			if d := n % 10; d != 0 {
-				e.buf = append(e.buf, '.', byte('0'+d))
+				b = append(b, '.', byte('0'+d))
 			}
-			return
+			return b
 		}
 	}
 	abs, format := math.Abs(f), byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'
 	}
-	e.buf = strconv.AppendFloat(e.buf, f, format, -1, 64)
+	b = strconv.AppendFloat(b, f, format, -1, 64)
 	if format == 'e' {
 		// 1e-07 becomes 1e-7, as encoding/json writes it.
-		if n := len(e.buf); n >= 4 && e.buf[n-4] == 'e' && e.buf[n-3] == '-' && e.buf[n-2] == '0' {
-			e.buf[n-2] = e.buf[n-1]
-			e.buf = e.buf[:n-1]
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
 		}
 	}
+	return b
 }
 
 // RawBytes appends b as it is: JSON encoded earlier, for a value that
@@ -138,21 +141,28 @@ func (e *Encoder) RawBytes(b []byte) {
 }
 
 // Array appends items as a JSON array, null when items is nil, each
-// written by encode; long arrays are written through as they grow.
-func Array[T any](e *Encoder, items []T, encode func(*T, *Encoder)) {
+// appended by appendItem; long arrays are written through as they grow.
+// The items are appended to a local slice, not through the encoder: an
+// encoder lives on the heap, and every store of its buffer while the
+// collector runs would pay a write barrier.
+func Array[T any](e *Encoder, items []T, appendItem func(*T, []byte) []byte) {
 	if items == nil {
 		e.buf = append(e.buf, "null"...)
 		return
 	}
-	e.buf = append(e.buf, '[')
+	b := append(e.buf, '[')
 	for i := range items {
 		if i > 0 {
-			e.buf = append(e.buf, ',')
+			b = append(b, ',')
 		}
-		encode(&items[i], e)
-		e.Checkpoint()
+		b = appendItem(&items[i], b)
+		if len(b) >= flushAt && e.w != nil {
+			e.buf = b
+			_ = e.Flush()
+			b = e.buf
+		}
 	}
-	e.buf = append(e.buf, ']')
+	e.buf = append(b, ']')
 }
 
 // Strings appends ss as an array of strings, null when ss is nil.
@@ -171,27 +181,38 @@ func (e *Encoder) Strings(ss []string) {
 	e.buf = append(e.buf, ']')
 }
 
-// String appends s quoted. Control characters, the quote and the
-// backslash are escaped, as are U+2028 and U+2029 (JavaScript line
-// terminators); invalid UTF-8 becomes U+FFFD, as with encoding/json.
-// Long strings are written through in pieces.
+// String appends s quoted, as [AppendString] writes it. Long strings are
+// written through in pieces, so a 4 MiB caption file never needs a 4 MiB
+// buffer.
 func (e *Encoder) String(s string) {
+	if len(s) < flushAt {
+		e.buf = AppendString(e.buf, s)
+		e.Checkpoint()
+		return
+	}
 	e.buf = append(e.buf, '"')
 	for len(s) > 0 {
-		// A piece at a time, so a 4 MiB caption file never needs a 4 MiB
-		// buffer.
-		n := min(len(s), flushAt)
-		n = e.quoted(s, n)
+		var n int
+		e.buf, n = appendQuoted(e.buf, s, min(len(s), flushAt))
 		s = s[n:]
 		e.Checkpoint()
 	}
 	e.buf = append(e.buf, '"')
 }
 
-// quoted appends the escaped form of s[:n], or a little more so as not to
-// stop inside a UTF-8 sequence, and returns how much of s it consumed.
-func (e *Encoder) quoted(s string, n int) int {
-	b := e.buf
+// AppendString appends s to b quoted. Control characters, the quote and
+// the backslash are escaped, as are U+2028 and U+2029 (JavaScript line
+// terminators); invalid UTF-8 becomes U+FFFD, as with encoding/json.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	b, _ = appendQuoted(b, s, len(s))
+	return append(b, '"')
+}
+
+// appendQuoted appends the escaped form of s[:n], or a little more so as
+// not to stop inside a UTF-8 sequence, and returns how much of s it
+// consumed.
+func appendQuoted(b []byte, s string, n int) ([]byte, int) {
 	start, i := 0, 0
 	for i < n {
 		// Eight plain bytes at a time: caption text is mostly runs of
@@ -238,8 +259,7 @@ func (e *Encoder) quoted(s string, n int) int {
 		i += size
 		start = i
 	}
-	e.buf = append(b, s[start:i]...)
-	return i
+	return append(b, s[start:i]...), i
 }
 
 const hex = "0123456789abcdef"

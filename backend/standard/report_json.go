@@ -26,7 +26,19 @@ func (r *Report) EncodeJSON(e *jsonw.Encoder) {
 	e.Int(int64(r.Summary.NotEvaluated))
 	e.Raw("}")
 	e.Key("clauses", false)
-	jsonw.Array(e, r.Clauses, (*Clause).EncodeJSON)
+	if r.Clauses == nil {
+		e.Raw("null")
+	} else {
+		// Clauses stream through the encoder: each may hold a long list.
+		e.Raw("[")
+		for i := range r.Clauses {
+			if i > 0 {
+				e.Raw(",")
+			}
+			r.Clauses[i].EncodeJSON(e)
+		}
+		e.Raw("]")
+	}
 	e.Raw("}")
 }
 
