@@ -1,7 +1,6 @@
 package format
 
 import (
-	"bytes"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -68,7 +67,15 @@ func isASS(text string) bool {
 // a dot, SBV two times joined by a comma.
 func detectCueLines(text, hint string) string {
 	var srtVotes, vttVotes, sbvVotes int
-	for _, line := range caption.SplitLines(text) {
+	for rest := text; rest != ""; {
+		// Line by line (LF, CR LF or CR, as caption.SplitLines) without
+		// a slice of them: this runs on every request.
+		line := rest
+		if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
 		line = strings.TrimSpace(line)
 		if i := strings.Index(line, "-->"); i > 0 {
 			if strings.Contains(line[:i], ",") {
@@ -99,9 +106,18 @@ func isSBVTiming(line string) bool {
 	return ok && looksLikeClock(a) && looksLikeClock(b)
 }
 
+// looksLikeClock reports whether s is digits with two colons and a dot.
 func looksLikeClock(s string) bool {
-	if strings.Count(s, ":") != 2 || !strings.Contains(s, ".") {
-		return false
+	colons, dots := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ':':
+			colons++
+		case c == '.':
+			dots++
+		case c < '0' || c > '9':
+			return false
+		}
 	}
-	return len(bytes.Trim([]byte(s), "0123456789:.")) == 0
+	return colons == 2 && dots > 0
 }
