@@ -99,5 +99,5 @@ fuzz: deps
 	done
 
 bench: deps
-	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./backend/caption/...
+	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./backend/caption/... ./backend/engine ./backend/httpapi
 	cd bench && $(GO) test -run='^$$' -bench=. -benchmem -count=1 ./...
