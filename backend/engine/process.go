@@ -83,18 +83,15 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	delivery, aided := dOut.split(false, in.dropped), aOut.split(true, in.dropped)
-	// The input's diagnostics: the reader's, then the rules'. Without the
-	// reader's they are the source check's own slice, which suggestions
-	// and remaining problems may share; clipped, so appending copies.
+	// The input's diagnostics, the reader's then the rules', listed by
+	// both reports. Without the reader's they are the source check's own
+	// slice, which suggestions and remaining problems may share too;
+	// clipped, so appending copies, and encoded once however often listed.
 	diags := slices.Clip(in.findings)
 	if len(readerDiags) > 0 || diags == nil {
 		diags = slices.Clip(append(append(make([]caption.Diagnostic, 0, len(readerDiags)+len(in.findings)), readerDiags...), in.findings...))
 	}
 	dr, ar := in.report(delivery, diags, false), in.report(aided, diags, true)
-	// The aided report leaves the input's problems out: they are the same
-	// for both outputs, and on a long file listing them twice would add
-	// megabytes to the result.
-	ar.Diagnostics = nil
 	return &Result{
 		Report:              dr,
 		Output:              delivery.output,

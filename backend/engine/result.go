@@ -46,10 +46,8 @@ type Report struct {
 	OutputCues   int    `json:"outputCues"`
 	// Diagnostics are the problems of the input: what the reader met and
 	// what every rule of the preset found, enforced rules with severity
-	// "error", suggestions with "warning". Never nil in the delivery's
-	// report; nil, and left out, in the aided report, since they are the
-	// same for both outputs.
-	Diagnostics []caption.Diagnostic `json:"diagnostics,omitzero"`
+	// "error", suggestions with "warning".
+	Diagnostics []caption.Diagnostic `json:"diagnostics"`
 	// Fixes lists every change: those of the fix profile (cueIndex points
 	// at the source cue), then those of normalisation for the platform
 	// (strip_styling; cueIndex points at the output cue).

@@ -48,11 +48,11 @@ const (
 )
 
 // blobs are the big parts of a result, encoded ahead. Process shares one
-// slice among lists that hold the same findings (a warn-only result whose
-// findings are all suggestions lists each as a problem of the input, a
-// suggestion and a problem remaining in the aided output), and one string
-// when the aided output is the delivery: each is encoded once however
-// often it appears.
+// slice among lists that hold the same findings (both reports list the
+// input's; a warn-only result whose findings are all suggestions lists
+// each also as a suggestion and as a problem remaining in the aided
+// output), and one string when the aided output is the delivery: each is
+// encoded once however often it appears.
 type blobs struct {
 	lists   []encodedList
 	strings []encodedString
@@ -212,10 +212,8 @@ func (rep *Report) encodeJSON(e *jsonw.Encoder, b *blobs) {
 	e.Int(int64(rep.InputCues))
 	e.Key("outputCues", false)
 	e.Int(int64(rep.OutputCues))
-	if rep.Diagnostics != nil {
-		e.Key("diagnostics", false)
-		b.list(e, rep.Diagnostics)
-	}
+	e.Key("diagnostics", false)
+	b.list(e, rep.Diagnostics)
 	e.Key("fixes", false)
 	fix.EncodeChanges(e, rep.Fixes)
 	e.Key("remaining", false)

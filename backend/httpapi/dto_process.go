@@ -34,9 +34,6 @@ func newProcessResponse(res *engine.Result, includeExplain bool, skip string) pr
 	// Lists are arrays on the wire, never null.
 	r.Suggestions = nonNil(r.Suggestions)
 	r.Report = withArrays(r.Report)
-	if r.Report != nil {
-		r.Report.Diagnostics = nonNil(r.Report.Diagnostics)
-	}
 	r.AidedReport = withArrays(r.AidedReport)
 	out := processResponse{Result: &r}
 	if includeExplain {
@@ -50,6 +47,7 @@ func withArrays(rep *engine.Report) *engine.Report {
 		return nil
 	}
 	c := *rep
+	c.Diagnostics = nonNil(c.Diagnostics)
 	c.Remaining = nonNil(c.Remaining)
 	c.Fixes = nonNil(c.Fixes)
 	return &c
@@ -68,6 +66,11 @@ func nonNil[T any](s []T) []T {
 // whole by c.JSON. Once the status is sent an error can no longer become
 // an envelope; the only one left is the client hanging up.
 func writeProcessResponse(c echo.Context, r processResponse) error {
+	if _, pretty := c.QueryParams()["pretty"]; pretty {
+		// Indented for a person reading it, as echo indents every other
+		// route's JSON on ?pretty; the same document, built whole.
+		return c.JSON(http.StatusOK, r)
+	}
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
 	res.WriteHeader(http.StatusOK)

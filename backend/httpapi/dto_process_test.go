@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -15,9 +16,9 @@ import (
 	"github.com/captionqa/captionqa/backend/standard"
 )
 
-// TestWriteProcessResponse: the streamed process response decodes to what
-// encoding/json makes of the same value, account fields included, for
-// every combination of the optional ones.
+// TestWriteProcessResponse: the process response, streamed or (?pretty)
+// indented, decodes to what encoding/json makes of the same value, account
+// fields included, for every combination of the optional ones.
 func TestWriteProcessResponse(t *testing.T) {
 	cue, value, limit := 3, 23.45, 20.0
 	diags := []caption.Diagnostic{
@@ -40,37 +41,42 @@ func TestWriteProcessResponse(t *testing.T) {
 		Suggestions: diags, AidedSameAsDelivery: false, DeliveryStatus: engine.WillAdapt, AidedStatus: engine.NeedsAttention,
 	}
 	runs := 7
-	for _, out := range []processResponse{
-		newProcessResponse(res, false, ""),
-		newProcessResponse(res, true, ExplainNotConfigured),
-		func() processResponse {
-			r := newProcessResponse(res, true, ExplainNotEntitled)
-			r.RemainingAPIRunsToday = &runs
-			return r
-		}(),
-		func() processResponse { r := newProcessResponse(res, false, ""); r.RemainingToday = &runs; return r }(),
-	} {
-		rec := httptest.NewRecorder()
-		c := echo.New().NewContext(httptest.NewRequest(http.MethodPost, "/api/v1/process", nil), rec)
-		if err := writeProcessResponse(c, out); err != nil {
-			t.Fatal(err)
-		}
-		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != echo.MIMEApplicationJSON {
-			t.Errorf("status %d, content type %q", rec.Code, rec.Header().Get("Content-Type"))
-		}
-		want, err := json.Marshal(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a, b any
-		if err := json.Unmarshal(want, &a); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
-			t.Fatalf("invalid JSON: %v\n%s", err, rec.Body.Bytes())
-		}
-		if !reflect.DeepEqual(a, b) {
-			t.Errorf("streamed response differs:\nencoding/json %s\nstreamed      %s", want, rec.Body.Bytes())
+	for _, url := range []string{"/api/v1/process", "/api/v1/process?pretty"} {
+		for _, out := range []processResponse{
+			newProcessResponse(res, false, ""),
+			newProcessResponse(res, true, ExplainNotConfigured),
+			func() processResponse {
+				r := newProcessResponse(res, true, ExplainNotEntitled)
+				r.RemainingAPIRunsToday = &runs
+				return r
+			}(),
+			func() processResponse { r := newProcessResponse(res, false, ""); r.RemainingToday = &runs; return r }(),
+		} {
+			rec := httptest.NewRecorder()
+			c := echo.New().NewContext(httptest.NewRequest(http.MethodPost, url, nil), rec)
+			if err := writeProcessResponse(c, out); err != nil {
+				t.Fatal(err)
+			}
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != echo.MIMEApplicationJSON {
+				t.Errorf("status %d, content type %q", rec.Code, rec.Header().Get("Content-Type"))
+			}
+			want, err := json.Marshal(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var a, b any
+			if err := json.Unmarshal(want, &a); err != nil {
+				t.Fatal(err)
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &b); err != nil {
+				t.Fatalf("invalid JSON: %v\n%s", err, rec.Body.Bytes())
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Errorf("%s: response differs:\nencoding/json %s\nsent          %s", url, want, rec.Body.Bytes())
+			}
+			if indented := strings.Contains(rec.Body.String(), "\n  \""); indented != strings.HasSuffix(url, "?pretty") {
+				t.Errorf("%s: indented %v", url, indented)
+			}
 		}
 	}
 }

@@ -96,9 +96,6 @@ func readProcessForm(r *http.Request) (processForm, error) {
 	return f, nil
 }
 
-// readPart reads one part of the form. size is the request's declared
-// length (-1 when unknown), which the size guard has bounded: the file is
-// read into a buffer of about that size, not one grown by doubling.
 // multipartReader reads r's multipart/form-data body through a buffer of
 // up to 256 KiB: the part reader refills 4 KiB at a time, and reading the
 // socket directly would take a 4 MiB upload a thousand reads.
@@ -114,13 +111,22 @@ func multipartReader(r *http.Request) (*multipart.Reader, error) {
 	return multipart.NewReader(bufio.NewReaderSize(r.Body, int(size)), params["boundary"]), nil
 }
 
+// readPart reads one part of the form. size is the request's declared
+// length (-1 when unknown), which the size guard has bounded: the file is
+// read into a buffer of about that size, not one grown by doubling. A
+// second file is refused: each would reserve that size again.
 func (f *processForm) readPart(part *multipart.Part, haveFile *bool, size int64) error {
 	defer part.Close()
 	name := part.FormName()
 	if name == "file" {
+		if *haveFile {
+			return apperr.New(apperr.BadRequest, "the form has more than one file").WithDetail("field", "file")
+		}
 		var buf bytes.Buffer
 		if size > 0 {
-			buf.Grow(int(size))
+			// ReadFrom wants MinRead bytes free before every read, the
+			// last one too.
+			buf.Grow(int(size) + bytes.MinRead)
 		}
 		if _, err := buf.ReadFrom(part); err != nil {
 			return asBodyError(err)

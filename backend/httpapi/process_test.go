@@ -104,6 +104,24 @@ func TestProcessMissingFile(t *testing.T) {
 	}
 }
 
+// TestProcessSecondFileRefused: a form with two file parts is a bad
+// request; each part would otherwise reserve room for the whole body.
+func TestProcessSecondFileRefused(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	pro := ts.pro("pro@example.com")
+	var body strings.Builder
+	for range 2 {
+		body.WriteString("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.srt\"\r\n\r\n1\n00:00:01,000 --> 00:00:02,000\nHi\n\r\n")
+	}
+	body.WriteString("--b--\r\n")
+	r := ts.do(request{method: "POST", path: "/api/v1/process", secret: pro, body: strings.NewReader(body.String()), contentType: "multipart/form-data; boundary=b"})
+	e := wantError(t, r, 400, "bad_request")
+	if e.Details["field"] != "file" {
+		t.Errorf("details.field = %v; want file", e.Details["field"])
+	}
+}
+
 func wantFields(t *testing.T, m map[string]any, want map[string]any) {
 	t.Helper()
 	for k, v := range want {

@@ -2,9 +2,11 @@
 // for encoding/json's reflection: a process result holds tens of
 // thousands of diagnostics and two copies of a caption file, which
 // encoding/json builds in one growing buffer at a fraction of the speed.
-// An [Encoder] streams instead, through a small buffer, and its output
-// decodes to the same values encoding/json's does (tests compare them);
-// unlike encoding/json it leaves <, > and & unescaped, as JSON allows.
+// An [Encoder] streams through a small buffer (big values a caller encodes
+// ahead with the Append functions, to write them more than once or side
+// by side, are written through whole), and its output decodes to the same
+// values encoding/json's does (tests compare them); unlike encoding/json
+// it leaves <, > and & unescaped, as JSON allows.
 package jsonw
 
 import (
@@ -15,8 +17,8 @@ import (
 )
 
 // flushAt is the buffered size from which the encoder writes through:
-// large enough that a write costs little per byte, small enough that a
-// 50 MB result never sits in memory whole.
+// large enough that a write costs little per byte, small enough that what
+// it streams is never held whole.
 const flushAt = 64 << 10
 
 // Encoder appends JSON tokens to a buffer and writes it to w whenever it

@@ -3,6 +3,8 @@ package server
 import (
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 )
 
 // Garbage collector defaults for CaptionQA's load, used unless the user
@@ -20,14 +22,32 @@ const (
 	memoryLimit = 1 << 30
 )
 
+// cgroupMemoryMax is where a container's memory limit is (cgroup v2).
+const cgroupMemoryMax = "/sys/fs/cgroup/memory.max"
+
 // TuneGC applies the garbage collector defaults to this process; main calls
 // it before any command runs, and the API's benchmarks too, so that they
-// measure the server as it runs.
+// measure the server as it runs. In a container allowed less than
+// memoryLimit, the soft limit is three quarters of what it is allowed.
 func TuneGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
+		debug.SetMemoryLimit(softLimit(cgroupMemoryMax))
 	}
+}
+
+// softLimit returns memoryLimit, or three quarters of the limit the cgroup
+// file at path sets when that is lower ("max" or no file sets none).
+func softLimit(path string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return memoryLimit
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || n <= 0 {
+		return memoryLimit
+	}
+	return min(memoryLimit, n/4*3)
 }

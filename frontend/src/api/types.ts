@@ -92,8 +92,7 @@ export interface StandardReport {
   clauses: Clause[];
 }
 
-/** OutputReport is the report of one output without the input's problems: the aided report's shape. */
-export interface OutputReport {
+export interface Report {
   summary: string;
   preset: Preset;
   fixProfile: FixProfile;
@@ -102,6 +101,7 @@ export interface OutputReport {
   encoding: string;
   inputCues: number;
   outputCues: number;
+  diagnostics: Diagnostic[];
   fixes: Change[];
   remaining: Diagnostic[];
   counting: string;
@@ -109,17 +109,12 @@ export interface OutputReport {
   standard?: StandardReport;
 }
 
-/** Report is the delivery's report: the input's problems are listed here once. */
-export interface Report extends OutputReport {
-  diagnostics: Diagnostic[];
-}
-
 /** ProcessResult is the 200 body of POST /api/v1/process (spec 2.1). */
 export interface ProcessResult {
   report: Report;
   output: string;
   aidedOutput?: string;
-  aidedReport?: OutputReport;
+  aidedReport?: Report;
   suggestions?: Diagnostic[];
   aidedSameAsDelivery?: boolean;
   deliveryStatus: DeliveryStatus;
