@@ -61,18 +61,44 @@ type blobs struct {
 // encodedList is a finding list and its JSON array, in consecutive parts.
 type encodedList struct {
 	list  []caption.Diagnostic
-	parts [][]byte
+	parts []*chunk
 }
 
 // encodedString is a string and its JSON.
 type encodedString struct {
 	s    string
+	json *chunk
+}
+
+// chunk is JSON being encoded ahead; bytes waits for it.
+type chunk struct {
+	done chan struct{}
 	json []byte
 }
 
-// preEncode encodes the big parts of r (long or repeated finding lists,
-// long outputs), as many side by side as there are processors; a long
-// list is split into as many parts.
+func newChunk() *chunk { return &chunk{done: make(chan struct{})} }
+
+// set stores the encoding and lets the waiting writer go on.
+func (c *chunk) set(json []byte) {
+	c.json = json
+	close(c.done)
+}
+
+// bytes returns the encoding once it is made.
+func (c *chunk) bytes() []byte {
+	<-c.done
+	return c.json
+}
+
+// partsPerWorker is how many parts a long list is cut into per processor:
+// the writer sends the first while the others are still being encoded.
+const partsPerWorker = 4
+
+// preEncode starts encoding the big parts of r (long or repeated finding
+// lists, long outputs) on as many goroutines as there are processors, in
+// the order the result lists them, and returns without waiting: each part
+// is written as soon as it is ready, while later ones are encoded. A long
+// list is cut into several parts per processor.
 func (r *Result) preEncode() *blobs {
 	b := &blobs{}
 	var all [][]caption.Diagnostic
@@ -105,23 +131,28 @@ func (r *Result) preEncode() *blobs {
 		l := &b.lists[i]
 		n := 1
 		if len(l.list) >= bigList {
-			n = workers
+			n = min(workers*partsPerWorker, len(l.list)/(bigList/4))
 		}
-		l.parts = make([][]byte, n)
+		l.parts = make([]*chunk, n)
 		for k := range n {
-			lo, hi := k*len(l.list)/n, (k+1)*len(l.list)/n
-			tasks = append(tasks, func() { l.parts[k] = encodeFindings(l.list, lo, hi) })
+			c, lo, hi := newChunk(), k*len(l.list)/n, (k+1)*len(l.list)/n
+			l.parts[k] = c
+			tasks = append(tasks, func() { c.set(encodeFindings(l.list, lo, hi)) })
 		}
 	}
 	for i := range b.strings {
 		st := &b.strings[i]
+		c := newChunk()
+		st.json = c
 		tasks = append(tasks, func() {
 			e := jsonw.NewBuffer(len(st.s) + len(st.s)/8 + 2)
 			e.String(st.s)
-			st.json = e.Bytes()
+			c.set(e.Bytes())
 		})
 	}
-	run(tasks, workers)
+	// The tasks only read r, which the caller does not change while it
+	// writes; each fills its own chunk.
+	go run(tasks, workers)
 	return b
 }
 
@@ -177,14 +208,14 @@ func (b *blobs) list(e *jsonw.Encoder, ds []caption.Diagnostic) {
 		return
 	}
 	for _, p := range l.parts {
-		e.RawBytes(p)
+		e.RawBytes(p.bytes())
 	}
 }
 
 // string writes s, from its encoding when it was encoded ahead.
 func (b *blobs) string(e *jsonw.Encoder, s string) {
 	if st := b.findString(s); st != nil {
-		e.RawBytes(st.json)
+		e.RawBytes(st.json.bytes())
 		return
 	}
 	e.String(s)
