@@ -8,6 +8,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
+	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/rules"
 )
@@ -54,7 +55,7 @@ func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked) *
 	if len(t.Cues) >= parallelCheck {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	run(tasks, workers)
+	parallel.Run(tasks, workers)
 	c := &checked{track: t, byRule: make(map[string][]caption.Diagnostic, len(codes))}
 	var per [][]caption.Diagnostic
 	n := 0

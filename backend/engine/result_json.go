@@ -6,6 +6,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/jsonw"
+	"github.com/captionqa/captionqa/backend/parallel"
 )
 
 // EncodeJSON writes r as encoding/json would. A result of a long file is
@@ -152,7 +153,7 @@ func (r *Result) preEncode() *blobs {
 	}
 	// The tasks only read r, which the caller does not change while it
 	// writes; each fills its own chunk.
-	go run(tasks, workers)
+	go parallel.Run(tasks, workers)
 	return b
 }
 

@@ -56,9 +56,9 @@ func (e *Encoder) Flush() error {
 	return e.err
 }
 
-// Checkpoint writes the buffer through once it has grown past flushAt.
-// Writers of long arrays call it between elements.
-func (e *Encoder) Checkpoint() {
+// checkpoint writes the buffer through once it has grown past flushAt.
+// The encoder calls it after each value it writes.
+func (e *Encoder) checkpoint() {
 	if e.w != nil && len(e.buf) >= flushAt {
 		_ = e.Flush()
 	}
@@ -83,9 +83,6 @@ func (e *Encoder) Int(n int64) { e.buf = strconv.AppendInt(e.buf, n, 10) }
 
 // Bool appends true or false.
 func (e *Encoder) Bool(v bool) { e.buf = strconv.AppendBool(e.buf, v) }
-
-// Float appends f as [AppendFloat] writes it.
-func (e *Encoder) Float(f float64) { e.buf = AppendFloat(e.buf, f) }
 
 // AppendFloat appends f to b as encoding/json formats a float64: the
 // shortest decimal that reads back the same, in exponent form only below
@@ -134,7 +131,7 @@ func AppendFloat(b []byte, f float64) []byte {
 func (e *Encoder) RawBytes(b []byte) {
 	if len(b) < flushAt || e.w == nil {
 		e.buf = append(e.buf, b...)
-		e.Checkpoint()
+		e.checkpoint()
 		return
 	}
 	if e.Flush() == nil {
@@ -169,18 +166,7 @@ func Array[T any](e *Encoder, items []T, appendItem func(*T, []byte) []byte) {
 
 // Strings appends ss as an array of strings, null when ss is nil.
 func (e *Encoder) Strings(ss []string) {
-	if ss == nil {
-		e.buf = append(e.buf, "null"...)
-		return
-	}
-	e.buf = append(e.buf, '[')
-	for i, s := range ss {
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.String(s)
-	}
-	e.buf = append(e.buf, ']')
+	Array(e, ss, func(s *string, b []byte) []byte { return AppendString(b, *s) })
 }
 
 // String appends s quoted, as [AppendString] writes it. Long strings are
@@ -189,7 +175,7 @@ func (e *Encoder) Strings(ss []string) {
 func (e *Encoder) String(s string) {
 	if len(s) < flushAt {
 		e.buf = AppendString(e.buf, s)
-		e.Checkpoint()
+		e.checkpoint()
 		return
 	}
 	e.buf = append(e.buf, '"')
@@ -197,7 +183,7 @@ func (e *Encoder) String(s string) {
 		var n int
 		e.buf, n = appendQuoted(e.buf, s, min(len(s), flushAt))
 		s = s[n:]
-		e.Checkpoint()
+		e.checkpoint()
 	}
 	e.buf = append(e.buf, '"')
 }

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"sync"
-	"sync/atomic"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/rules"
 )
 
@@ -126,32 +125,20 @@ func Grade(c *Catalogue, in Input) Report {
 const parallelCues = 4096
 
 // gradeClauses grades every clause of c. On a long delivery the clauses,
-// which only read p, are graded by as many goroutines as there are
-// processors, each taking the next clause; every outcome lands at its
-// clause's index, so the report does not depend on the order they finish.
+// which only read p, are graded on as many goroutines as there are
+// processors; every outcome lands at its clause's index, so the report
+// does not depend on the order they finish.
 func gradeClauses(c *Catalogue, p *input) []outcome {
 	out := make([]outcome, len(c.Clauses))
-	workers := min(runtime.GOMAXPROCS(0), len(c.Clauses))
-	if len(p.delivery.Cues) < parallelCues || workers < 2 {
-		for i := range c.Clauses {
-			out[i] = gradeClause(&c.Clauses[i], p)
-		}
-		return out
+	tasks := make([]func(), len(c.Clauses))
+	for i := range c.Clauses {
+		tasks[i] = func() { out[i] = gradeClause(&c.Clauses[i], p) }
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(c.Clauses) {
-					return
-				}
-				out[i] = gradeClause(&c.Clauses[i], p)
-			}
-		})
+	workers := 1
+	if len(p.delivery.Cues) >= parallelCues {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	wg.Wait()
+	parallel.Run(tasks, workers)
 	return out
 }
 
