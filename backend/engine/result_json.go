@@ -122,8 +122,17 @@ func (r *Result) preEncode() *blobs {
 		}
 	}
 	for _, s := range []string{r.Output, r.AidedOutput} {
-		if len(s) >= bigString && b.findString(s) == nil {
+		if b.findString(s) != nil {
+			continue
+		}
+		switch {
+		case len(s) >= bigString:
 			b.strings = append(b.strings, encodedString{s: s})
+		case r.Output == r.AidedOutput:
+			// Short, but written twice: encoded once, here.
+			c := newChunk()
+			c.set(quote(s))
+			b.strings = append(b.strings, encodedString{s: s, json: c})
 		}
 	}
 	var tasks []func()
@@ -143,18 +152,22 @@ func (r *Result) preEncode() *blobs {
 	}
 	for i := range b.strings {
 		st := &b.strings[i]
+		if st.json != nil {
+			continue
+		}
 		c := newChunk()
 		st.json = c
-		tasks = append(tasks, func() {
-			e := jsonw.NewBuffer(len(st.s) + len(st.s)/8 + 2)
-			e.String(st.s)
-			c.set(e.Bytes())
-		})
+		tasks = append(tasks, func() { c.set(quote(st.s)) })
 	}
 	// The tasks only read r, which the caller does not change while it
 	// writes; each fills its own chunk.
 	go parallel.Run(tasks, workers)
 	return b
+}
+
+// quote returns s as a JSON string.
+func quote(s string) []byte {
+	return jsonw.AppendString(make([]byte, 0, len(s)+len(s)/8+2), s)
 }
 
 // encodeFindings encodes ds[lo:hi] as part of the JSON array of ds: the

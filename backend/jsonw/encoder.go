@@ -10,8 +10,11 @@
 package jsonw
 
 import (
+	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 )
@@ -200,82 +203,96 @@ func AppendString(b []byte, s string) []byte {
 // appendQuoted appends the escaped form of s[:n], or a little more so as
 // not to stop inside a UTF-8 sequence, and returns how much of s it
 // consumed.
+//
+// Caption text is short runs of printable ASCII between line breaks, a
+// special byte every 20 or so. So the text is copied eight bytes at a
+// time, each word stored whole before it is tested, and the length kept
+// only up to the first special byte of the word, which is then escaped
+// and the copy goes on after it: no byte loop, and no copy call per run.
 func appendQuoted(b []byte, s string, n int) ([]byte, int) {
-	start, i := 0, 0
-	for i < n {
-		// Eight plain bytes at a time: caption text is mostly runs of
-		// printable ASCII between line breaks.
-		i = plainRun(s, i, n)
-		// The word that stopped the run holds the next special byte.
-		for i < n && plain[s[i]] {
-			i++
+	i := 0
+	for i+8 <= n {
+		if cap(b)-len(b) < 8 {
+			// Room for the rest as it is and one escape in eight
+			// bytes; a denser string grows again.
+			b = slices.Grow(b, n-i+(n-i)/8+8)
 		}
-		if i >= n {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
+		// The compiler merges these byte loads into one 64-bit load.
+		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		w := len(b)
+		binary.LittleEndian.PutUint64(b[w:w+8], x)
+		m := specials(x)
+		if m == 0 {
+			b = b[:w+8]
+			i += 8
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
+		k := bits.TrailingZeros64(m) >> 3
+		b = b[:w+k]
+		i += k
+		b, i = appendSpecial(b, s, i)
 	}
-	return append(b, s[start:i]...), i
+	for i < n {
+		if plain[s[i]] {
+			b = append(b, s[i])
+			i++
+			continue
+		}
+		b, i = appendSpecial(b, s, i)
+	}
+	return b, i
+}
+
+// appendSpecial appends the escaped form of the character at s[i], which
+// is not plain (a control character, the quote, the backslash, or the
+// start of a non-ASCII character), and returns the index after it.
+func appendSpecial(b []byte, s string, i int) ([]byte, int) {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+		}
+		return b, i + 1
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		b = append(b, `\ufffd`...)
+	case r == '\u2028' || r == '\u2029':
+		b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+	default:
+		b = append(b, s[i:i+size]...)
+	}
+	return b, i + size
 }
 
 const hex = "0123456789abcdef"
 
-// Byte-wise constants for plain8.
+// Byte-wise constants for specials.
 const (
 	ones  = 0x0101010101010101
 	highs = 0x8080808080808080
 )
 
-// plainRun returns the end of the run of plain bytes of s[:n] that starts
-// at i, or a little before it, testing eight bytes at a time with
-// word-wide arithmetic: no byte below 0x20, no quote or backslash, nothing
-// non-ASCII.
-func plainRun(s string, i, n int) int {
-	for ; i+8 <= n; i += 8 {
-		// The compiler merges these byte loads into one 64-bit load.
-		x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		q, bs := x^(ones*'"'), x^(ones*'\\')
-		// (v - ones) & ^v has a byte's high bit set where that byte of v
-		// is zero (for the first term, below 0x20), exactly for bytes
-		// below 0x80; x&highs catches the rest.
-		if ((x-ones*0x20)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs != 0 {
-			return i
-		}
-	}
-	return i
+// specials returns x, eight bytes of text, with the high bit of a byte set
+// where that byte is not plain: below 0x20, a quote or a backslash, or
+// non-ASCII. The lowest set byte is exact (borrows only run upwards from
+// a special byte), which is all appendQuoted reads.
+func specials(x uint64) uint64 {
+	q, bs := x^(ones*'"'), x^(ones*'\\')
+	// (v - ones) & ^v has a byte's high bit set where that byte of v is
+	// zero (for the first term, below 0x20); x catches non-ASCII.
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (bs-ones)&^bs | x) & highs
 }
 
 // plain[c] says byte c is copied as it is: printable ASCII other than the
