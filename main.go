@@ -11,14 +11,14 @@ import (
 
 	"github.com/captionqa/captionqa/app"
 	"github.com/captionqa/captionqa/backend/cli"
-	"github.com/captionqa/captionqa/backend/server"
+	"github.com/captionqa/captionqa/backend/gctune"
 )
 
 func main() {
 	// SIGINT and SIGTERM cancel ctx: serve shuts down gracefully, the
 	// desktop window closes.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	server.TuneGC()
+	gctune.Apply()
 	code := run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, os.Getenv)
 	stop()
 	os.Exit(code)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/caption/synth"
+	"github.com/captionqa/captionqa/backend/gctune"
 )
 
 // BenchmarkProcess is the engine's target: the whole process (read, all
@@ -17,6 +18,8 @@ import (
 // at most 64 MiB allocated per operation. BenchmarkProcessRatio reports the
 // ratio directly.
 func BenchmarkProcess(b *testing.B) {
+	// The collector as the CLI and the server set it.
+	gctune.Apply()
 	eng := newTestEngine(b)
 	data := synth.SRT(40_000)
 	req := Request{Filename: "big.srt", Data: data, Preset: "generic", FixProfile: "auto-split-cps", Standard: "dcmp"}
@@ -32,6 +35,8 @@ func BenchmarkProcess(b *testing.B) {
 // BenchmarkReadWrite is the bare read + write the process is measured
 // against: SRT in, SRT out (the generic preset's format).
 func BenchmarkReadWrite(b *testing.B) {
+	// The collector as the CLI and the server set it.
+	gctune.Apply()
 	data := synth.SRT(40_000)
 	b.ReportAllocs()
 	b.SetBytes(int64(len(data)))
@@ -54,6 +59,8 @@ func readWrite(b *testing.B, data []byte) {
 // same file in each iteration, interleaved so machine load hits both
 // alike, and reports process/read-write (target at most 2).
 func BenchmarkProcessRatio(b *testing.B) {
+	// The collector as the CLI and the server set it.
+	gctune.Apply()
 	eng := newTestEngine(b)
 	data := synth.SRT(40_000)
 	req := Request{Filename: "big.srt", Data: data, Preset: "generic", FixProfile: "auto-split-cps", Standard: "dcmp"}

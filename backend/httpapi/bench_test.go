@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/gctune"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 )
@@ -36,7 +37,7 @@ func srtTime(d time.Duration) string {
 func benchServer(b *testing.B) (*testServer, string) {
 	b.Helper()
 	// The server as it runs: main tunes the collector before serving.
-	server.TuneGC()
+	gctune.Apply()
 	ts := newTestServer(b, func(c *server.Config) {
 		c.Logger = slog.New(slog.DiscardHandler)
 		c.ProDailyCap = 9999

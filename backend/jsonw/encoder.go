@@ -38,20 +38,8 @@ func NewEncoder(w io.Writer) *Encoder {
 	return &Encoder{w: w, buf: make([]byte, 0, flushAt+flushAt/4)}
 }
 
-// NewBuffer returns an encoder that keeps everything in memory, in a
-// buffer of size bytes to start with; [Encoder.Bytes] returns it.
-func NewBuffer(size int) *Encoder {
-	return &Encoder{buf: make([]byte, 0, size)}
-}
-
-// Bytes returns what an encoder from [NewBuffer] holds.
-func (e *Encoder) Bytes() []byte { return e.buf }
-
 // Flush writes what is buffered and returns the first write error.
 func (e *Encoder) Flush() error {
-	if e.w == nil {
-		return nil // a memory encoder keeps its buffer
-	}
 	if e.err == nil && len(e.buf) > 0 {
 		_, e.err = e.w.Write(e.buf)
 	}
@@ -62,7 +50,16 @@ func (e *Encoder) Flush() error {
 // checkpoint writes the buffer through once it has grown past flushAt.
 // The encoder calls it after each value it writes.
 func (e *Encoder) checkpoint() {
-	if e.w != nil && len(e.buf) >= flushAt {
+	if len(e.buf) >= flushAt {
+		_ = e.Flush()
+	}
+}
+
+// room writes out what is buffered when n more bytes would not fit beside
+// it: growing the buffer would copy both. A value of flushAt bytes or more
+// never fits.
+func (e *Encoder) room(n int) {
+	if n >= flushAt || len(e.buf)+n > cap(e.buf) {
 		_ = e.Flush()
 	}
 }
@@ -130,16 +127,19 @@ func AppendFloat(b []byte, f float64) []byte {
 }
 
 // RawBytes appends b as it is: JSON encoded earlier, for a value that
-// appears more than once. A long b is written straight through.
+// appears more than once. What is buffered is written out first when b
+// would not fit beside it (growing the buffer would copy both), and a long
+// b is written straight through.
 func (e *Encoder) RawBytes(b []byte) {
-	if len(b) < flushAt || e.w == nil {
-		e.buf = append(e.buf, b...)
-		e.checkpoint()
+	e.room(len(b))
+	if len(b) >= flushAt {
+		if e.err == nil {
+			_, e.err = e.w.Write(b)
+		}
 		return
 	}
-	if e.Flush() == nil {
-		_, e.err = e.w.Write(b)
-	}
+	e.buf = append(e.buf, b...)
+	e.checkpoint()
 }
 
 // Array appends items as a JSON array, null when items is nil, each
@@ -158,7 +158,7 @@ func Array[T any](e *Encoder, items []T, appendItem func(*T, []byte) []byte) {
 			b = append(b, ',')
 		}
 		b = appendItem(&items[i], b)
-		if len(b) >= flushAt && e.w != nil {
+		if len(b) >= flushAt {
 			e.buf = b
 			_ = e.Flush()
 			b = e.buf
@@ -177,10 +177,13 @@ func (e *Encoder) Strings(ss []string) {
 // buffer.
 func (e *Encoder) String(s string) {
 	if len(s) < flushAt {
+		e.room(len(s) + len(s)/8 + 2)
 		e.buf = AppendString(e.buf, s)
 		e.checkpoint()
 		return
 	}
+	// Each piece then fits the buffer, escapes and all, without growing it.
+	e.room(len(s))
 	e.buf = append(e.buf, '"')
 	for len(s) > 0 {
 		var n int

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -96,21 +97,34 @@ func TestObject(t *testing.T) {
 	}
 }
 
-// TestBuffer: a memory encoder keeps everything, long values included.
-func TestBuffer(t *testing.T) {
-	e := NewBuffer(16)
-	long := strings.Repeat("x", 2*flushAt)
+// TestNoGrowth: raw values and long strings of every size around the
+// buffer's are written whole and in order, and never grow the buffer.
+func TestNoGrowth(t *testing.T) {
+	var buf bytes.Buffer
+	e := NewEncoder(&buf)
+	size := cap(e.buf)
+	var want []string
 	e.Raw("[")
-	e.String(long)
-	e.Raw(",")
-	e.RawBytes([]byte(`"` + long + `"`))
+	for i, n := range []int{10, flushAt - 10, flushAt - 10, flushAt + 5, 3, size - 2, 5 * flushAt / 2, 1} {
+		if i > 0 {
+			e.Raw(",")
+		}
+		s := strings.Repeat(string(rune('a'+i)), n)
+		want = append(want, s, s)
+		e.RawBytes([]byte(`"` + s + `"`))
+		e.Raw(",")
+		e.String(s)
+		if cap(e.buf) != size {
+			t.Fatalf("value %d (%d bytes): the buffer grew from %d to %d bytes", i, n, size, cap(e.buf))
+		}
+	}
 	e.Raw("]")
 	if err := e.Flush(); err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	if err := json.Unmarshal(e.Bytes(), &got); err != nil || len(got) != 2 || got[0] != long || got[1] != long {
-		t.Errorf("buffer holds %d bytes, decoding: %v", len(e.Bytes()), err)
+	if err := json.Unmarshal(buf.Bytes(), &got); err != nil || !slices.Equal(got, want) {
+		t.Errorf("wrote %d bytes that do not decode to the values (%v)", buf.Len(), err)
 	}
 }
 

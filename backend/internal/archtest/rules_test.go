@@ -11,7 +11,7 @@ const module = "github.com/captionqa/captionqa"
 type layer int
 
 const (
-	layerLeaf    layer = iota // apperr, caption, jsonw, parallel
+	layerLeaf    layer = iota // apperr, caption, jsonw, parallel, gctune
 	layerEngine               // codecs, format, rules, preset, fix, standard
 	layerUseCase              // engine, drift, explain
 	layerDomain               // account, quota, project, ...
@@ -23,7 +23,7 @@ const (
 // relative to the module root.
 func layerOf(rel string) (layer, bool) {
 	switch {
-	case rel == "backend/apperr", rel == "backend/caption", rel == "backend/jsonw", rel == "backend/parallel":
+	case rel == "backend/apperr", rel == "backend/caption", rel == "backend/jsonw", rel == "backend/parallel", rel == "backend/gctune":
 		return layerLeaf, true
 	case strings.HasPrefix(rel, "backend/caption/"), in(rel, "backend/rules", "backend/preset", "backend/fix", "backend/standard"):
 		return layerEngine, true

@@ -1,4 +1,4 @@
-package server
+package gctune
 
 import (
 	"os"
@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestTuneGC: the defaults apply unless the user set GOGC or GOMEMLIMIT.
-func TestTuneGC(t *testing.T) {
+// TestApply: the defaults apply unless the user set GOGC or GOMEMLIMIT.
+func TestApply(t *testing.T) {
 	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(-1)
 	t.Cleanup(func() {
 		debug.SetGCPercent(percent)
@@ -27,7 +27,7 @@ func TestTuneGC(t *testing.T) {
 		t.Setenv("GOMEMLIMIT", tc.memlimit)
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(1 << 40)
-		TuneGC()
+		Apply()
 		if got := debug.SetGCPercent(100); got != tc.percent {
 			t.Errorf("GOGC=%q: GC percent %d, want %d", tc.gogc, got, tc.percent)
 		}

@@ -1,4 +1,7 @@
-package server
+// Package gctune sets the Go garbage collector for CaptionQA's load. It is
+// a leaf, so main, the server and the benchmarks of any package apply the
+// same settings.
+package gctune
 
 import (
 	"os"
@@ -25,11 +28,11 @@ const (
 // cgroupMemoryMax is where a container's memory limit is (cgroup v2).
 const cgroupMemoryMax = "/sys/fs/cgroup/memory.max"
 
-// TuneGC applies the garbage collector defaults to this process; main calls
-// it before any command runs, and the API's benchmarks too, so that they
-// measure the server as it runs. In a container allowed less than
+// Apply applies the garbage collector defaults to this process; main calls
+// it before any command runs, and the engine's and the API's benchmarks
+// too, so that they measure the program as it runs. In a container allowed less than
 // memoryLimit, the soft limit is three quarters of what it is allowed.
-func TuneGC() {
+func Apply() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gcPercent)
 	}
