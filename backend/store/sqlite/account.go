@@ -98,7 +98,7 @@ func (s *AccountStore) UpdateAccount(ctx context.Context, email string, update f
 
 // AccountByID returns [apperr.NotFound] if no account has the id.
 func (s *AccountStore) AccountByID(ctx context.Context, id string) (*account.Account, error) {
-	return scanAccount(s.db.read.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, id))
+	return scanAccount(s.db.stmts.accountByID.QueryRowContext(ctx, id))
 }
 
 // AccountByEmail returns [apperr.NotFound] if no account has the email.

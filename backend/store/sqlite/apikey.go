@@ -40,7 +40,7 @@ func createKey(ctx context.Context, ex execer, k *account.Key, hash []byte) erro
 // [apperr.NotFound].
 func (s *AccountStore) KeyByPrefix(ctx context.Context, prefix string) (*account.Key, []byte, error) {
 	var hash []byte
-	k, err := scanKey(s.db.read.QueryRowContext(ctx, `SELECT `+keyColumns+`, hash FROM api_keys WHERE prefix = ?`, prefix), &hash)
+	k, err := scanKey(s.db.stmts.keyByPrefix.QueryRowContext(ctx, prefix), &hash)
 	if err != nil {
 		return nil, nil, err
 	}

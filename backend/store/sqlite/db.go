@@ -30,6 +30,7 @@ type Options struct {
 type DB struct {
 	read  *sql.DB
 	write *sql.DB
+	stmts prepared
 	now   func() time.Time
 }
 
@@ -72,6 +73,10 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	if err := db.prepare(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
 }
 
@@ -101,7 +106,7 @@ func memoryDSN() string {
 
 // Close closes both pools.
 func (db *DB) Close() error {
-	err := db.write.Close()
+	err := errors.Join(db.stmts.close(), db.write.Close())
 	if db.read != db.write {
 		err = errors.Join(err, db.read.Close())
 	}

@@ -16,13 +16,10 @@ type QuotaStore struct{ db *DB }
 var _ quota.Store = (*QuotaStore)(nil)
 
 // Reserve adds one to pool's count for day if it is below cap, in one
-// statement: the upsert's WHERE leaves a full row untouched and then
-// RETURNING yields no row. cap must be at least 1.
+// statement (sqlReserve). cap must be at least 1.
 func (s *QuotaStore) Reserve(ctx context.Context, pool string, day time.Time, cap int) (int, bool, error) {
 	var used int
-	err := s.db.write.QueryRowContext(ctx, `INSERT INTO daily_usage(pool, day, used) VALUES(?, ?, 1)
-		ON CONFLICT(pool, day) DO UPDATE SET used = used + 1 WHERE used < ?
-		RETURNING used`, pool, formatDay(day), cap).Scan(&used)
+	err := s.db.stmts.reserve.QueryRowContext(ctx, pool, formatDay(day), cap).Scan(&used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -45,7 +42,7 @@ func (s *QuotaStore) Release(ctx context.Context, pool string, day time.Time) er
 // Used returns pool's count for day, zero if there is none.
 func (s *QuotaStore) Used(ctx context.Context, pool string, day time.Time) (int, error) {
 	var used int
-	err := s.db.read.QueryRowContext(ctx, `SELECT used FROM daily_usage WHERE pool = ? AND day = ?`, pool, formatDay(day)).Scan(&used)
+	err := s.db.stmts.used.QueryRowContext(ctx, pool, formatDay(day)).Scan(&used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
