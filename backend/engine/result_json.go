@@ -122,17 +122,9 @@ func (r *Result) preEncode() *blobs {
 		}
 	}
 	for _, s := range []string{r.Output, r.AidedOutput} {
-		if b.findString(s) != nil {
-			continue
-		}
-		switch {
-		case len(s) >= bigString:
+		// A short output is encoded ahead too when it is written twice.
+		if (len(s) >= bigString || r.Output == r.AidedOutput) && b.findString(s) == nil {
 			b.strings = append(b.strings, encodedString{s: s})
-		case r.Output == r.AidedOutput:
-			// Short, but written twice: encoded once, here.
-			c := newChunk()
-			c.set(quote(s))
-			b.strings = append(b.strings, encodedString{s: s, json: c})
 		}
 	}
 	var tasks []func()
@@ -152,9 +144,6 @@ func (r *Result) preEncode() *blobs {
 	}
 	for i := range b.strings {
 		st := &b.strings[i]
-		if st.json != nil {
-			continue
-		}
 		c := newChunk()
 		st.json = c
 		tasks = append(tasks, func() { c.set(quote(st.s)) })
