@@ -279,6 +279,12 @@ func appendEscaped(buf []byte, s string, atLineStart bool) ([]byte, bool) {
 		strings.IndexByte(s, '\r') < 0 && !(atLineStart && s[0] == '\n') && !hasEmptyLine(s) {
 		return append(buf, s...), s[len(s)-1] == '\n'
 	}
+	return escapeEach(buf, s, atLineStart)
+}
+
+// escapeEach is appendEscaped without its fast path: it looks at every
+// byte.
+func escapeEach(buf []byte, s string, atLineStart bool) ([]byte, bool) {
 	last, prev := 0, 0 // start of the run not yet copied; index after the last special byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
