@@ -3,7 +3,6 @@ package httpapi
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"mime"
@@ -31,12 +30,15 @@ func (h *handler) process(c echo.Context) error {
 	return writeProcessResponse(c, out)
 }
 
-// countedRun reserves one run of pool, reads the form, runs the engine,
-// and keeps the run only if it succeeded (spec 8 rule 1).
+// countedRun reads the form, runs the engine and, once it has succeeded,
+// counts the run in pool (spec 8 rule 1). A pool already full is refused
+// before the upload is read; one that fills while the run is under way
+// refuses it at the end, so the count stays exact. Nothing is held in
+// between: a run that fails, hangs or dies with the server keeps no other
+// run out and costs nothing.
 func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Result, int, processForm, error) {
 	ctx := r.Context()
-	rsv, err := h.quota.Reserve(ctx, pool, cap)
-	if err != nil {
+	if err := h.quota.Check(ctx, pool, cap); err != nil {
 		return nil, 0, processForm{}, err
 	}
 	in, err := readProcessForm(r)
@@ -44,14 +46,14 @@ func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Res
 	if err == nil {
 		res, err = h.engine.Process(ctx, in.req)
 	}
+	if err == nil {
+		// A client that hung up gets no result, so it spends no run.
+		err = ctx.Err()
+	}
 	if err != nil {
-		// A client that hung up must not keep the run either.
-		if rerr := rsv.Release(context.WithoutCancel(ctx)); rerr != nil {
-			h.log.Error("releasing a quota reservation", "pool", pool, "error", rerr.Error())
-		}
 		return nil, 0, in, err
 	}
-	remaining, err := rsv.Commit(context.WithoutCancel(ctx))
+	remaining, err := h.quota.Take(ctx, pool, cap)
 	if err != nil {
 		return nil, 0, in, err
 	}

@@ -283,6 +283,55 @@ func TestQuotaFailuresFreeAndMidnightReset(t *testing.T) {
 	}
 }
 
+// TestQuotaNothingHeldWhileRunning: a run under way holds no unit of the
+// pool. With one run left, a slow upload is started first; a second run
+// still gets the last unit, and the slow one, once its body arrives,
+// finds the pool full. Had the slow one held a unit, the second would
+// have been refused while the pool read 9 of 10.
+func TestQuotaNothingHeldWhileRunning(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, free := ts.account("free@example.com", account.TierFreePlus, nil)
+	for i := range 9 {
+		if r := ts.process("/api/v1/process", free, readySRT, nil); r.status != 200 {
+			t.Fatalf("run %d: status %d: %s", i+1, r.status, r.body)
+		}
+	}
+	body, ctype := form(t, readySRT, nil)
+	raw := body.Bytes()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: %s\r\nContent-Length: %d\r\n\r\n", free, ctype, len(raw))
+	half := len(raw) / 2
+	if _, err := conn.Write(raw[:half]); err != nil {
+		t.Fatal(err)
+	}
+	// Give the server time to start the slow run and wait for its body.
+	time.Sleep(300 * time.Millisecond)
+
+	r := ts.process("/api/v1/process", free, readySRT, nil)
+	if r.status != 200 || r.json(t)["remainingApiRunsToday"] != float64(0) {
+		t.Fatalf("run beside a slow upload: %d %s; want 200 with 0 remaining", r.status, r.body)
+	}
+	if _, err := conn.Write(raw[half:]); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	wantError(t, response{status: res.StatusCode, header: res.Header, body: b}, 429, "quota_exceeded")
+	u := ts.get("/api/v1/usage", free).json(t)
+	wantFields(t, u, map[string]any{"usedToday": float64(10), "remainingToday": float64(0)})
+}
+
 func TestRateLimited(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t, func(c *server.Config) { c.BurstPerSecond, c.Burst = 0.5, 2 })

@@ -1,7 +1,8 @@
 // Package quota counts successful v1 runs per UTC day and limits bursts.
-// A run reserves one unit of the day's pool before it starts and commits
-// it only on success (HTTP 200), releasing it otherwise, so the pool is
-// exact under any concurrency and failed attempts cost nothing.
+// A run is counted only once it has succeeded (HTTP 200), in one atomic
+// step that refuses it when the pool is full, so the pool is exact under
+// any concurrency, failed attempts cost nothing, and nothing is held while
+// a run is under way.
 package quota
 
 import "time"

@@ -24,7 +24,7 @@ type Options struct {
 	Burst int
 }
 
-// Service reserves daily runs and applies the per-key burst limit. It is
+// Service counts daily runs and applies the per-key burst limit. It is
 // safe for concurrent use.
 type Service struct {
 	store Store

@@ -39,7 +39,7 @@ func TestTwoHandlesOneFile(t *testing.T) {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				_, ok, err := db.Quotas().Reserve(ctx, "shared", day, capacity)
+				_, ok, err := db.Quotas().Take(ctx, "shared", day, capacity)
 				if err != nil {
 					errs <- err
 				}
@@ -63,7 +63,7 @@ func TestTwoHandlesOneFile(t *testing.T) {
 		t.Errorf("concurrent write: %v", err)
 	}
 	if got := granted.Load(); got != capacity {
-		t.Errorf("granted %d reservations across handles, want exactly %d", got, capacity)
+		t.Errorf("granted %d runs across handles, want exactly %d", got, capacity)
 	}
 	for i, db := range dbs {
 		used, err := db.Quotas().Used(ctx, "shared", day)

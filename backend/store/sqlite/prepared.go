@@ -12,10 +12,10 @@ const (
 	sqlKeyByPrefix = `SELECT ` + keyColumns + `, hash FROM api_keys WHERE prefix = ?`
 	sqlAccountByID = `SELECT ` + accountColumns + ` FROM accounts WHERE id = ?`
 	sqlUsed        = `SELECT used FROM daily_usage WHERE pool = ? AND day = ?`
-	// sqlReserve adds one to a pool's count if it is below the cap, in
-	// one statement: the upsert's WHERE leaves a full row untouched and
-	// then RETURNING yields no row.
-	sqlReserve = `INSERT INTO daily_usage(pool, day, used) VALUES(?, ?, 1)
+	// sqlTake adds one to a pool's count if it is below the cap, in one
+	// statement: the upsert's WHERE leaves a full row untouched and then
+	// RETURNING yields no row.
+	sqlTake = `INSERT INTO daily_usage(pool, day, used) VALUES(?, ?, 1)
 		ON CONFLICT(pool, day) DO UPDATE SET used = used + 1 WHERE used < ?
 		RETURNING used`
 )
@@ -26,7 +26,7 @@ const (
 // prepares it again on each connection of its pool as needed.
 type prepared struct {
 	keyByPrefix, accountByID, used *sql.Stmt // on the read pool
-	reserve                        *sql.Stmt // on the write pool
+	take                           *sql.Stmt // on the write pool
 }
 
 // prepare prepares db's statements, after the migrations have made the
@@ -47,7 +47,7 @@ func (db *DB) prepare(ctx context.Context) error {
 		keyByPrefix: stmt(db.read, sqlKeyByPrefix),
 		accountByID: stmt(db.read, sqlAccountByID),
 		used:        stmt(db.read, sqlUsed),
-		reserve:     stmt(db.write, sqlReserve),
+		take:        stmt(db.write, sqlTake),
 	}
 	return err
 }
@@ -55,7 +55,7 @@ func (db *DB) prepare(ctx context.Context) error {
 // close closes the statements that were prepared.
 func (p *prepared) close() error {
 	var err error
-	for _, s := range []*sql.Stmt{p.keyByPrefix, p.accountByID, p.used, p.reserve} {
+	for _, s := range []*sql.Stmt{p.keyByPrefix, p.accountByID, p.used, p.take} {
 		if s != nil {
 			err = errors.Join(err, s.Close())
 		}

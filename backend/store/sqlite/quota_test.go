@@ -17,7 +17,7 @@ func TestQuotaStore(t *testing.T) {
 	next := day.AddDate(0, 0, 1)
 
 	type step struct {
-		op       string // reserve, release, used
+		op       string // take, used
 		pool     string
 		day      time.Time
 		cap      int
@@ -25,34 +25,27 @@ func TestQuotaStore(t *testing.T) {
 		wantOK   bool
 	}
 	steps := []step{
-		{"used", "p", day, 0, 0, true},
-		{"release", "p", day, 0, 0, true}, // nothing to release: stays absent
-		{"used", "p", day, 0, 0, true},
-		{"reserve", "p", day, 2, 1, true},
-		{"reserve", "p", day, 2, 2, true},
-		{"reserve", "p", day, 2, 0, false},
+		{"used", "p", day, 0, 0, true}, // no row yet
+		{"take", "p", day, 2, 1, true},
+		{"take", "p", day, 2, 2, true},
+		{"take", "p", day, 2, 0, false},
 		{"used", "p", day, 0, 2, true},
-		{"reserve", "p", day, 3, 3, true},  // a raised cap admits more
-		{"reserve", "q", day, 2, 1, true},  // pools are separate
-		{"reserve", "p", next, 2, 1, true}, // days are separate
-		{"release", "p", day, 0, 0, true},
-		{"used", "p", day, 0, 2, true},
-		{"release", "p", day, 0, 0, true},
-		{"release", "p", day, 0, 0, true},
-		{"release", "p", day, 0, 0, true}, // never below zero
-		{"used", "p", day, 0, 0, true},
+		{"take", "p", day, 3, 3, true},  // a raised cap admits more
+		{"take", "q", day, 2, 1, true},  // pools are separate
+		{"take", "p", next, 2, 1, true}, // days are separate
+		{"take", "p", day, 3, 0, false}, // full again
+		{"used", "p", day, 0, 3, true},
+		{"used", "q", day, 0, 1, true},
 		{"used", "p", next, 0, 1, true},
 	}
 	for i, st := range steps {
 		switch st.op {
-		case "reserve":
-			used, ok, err := s.Reserve(ctx, st.pool, st.day, st.cap)
+		case "take":
+			used, ok, err := s.Take(ctx, st.pool, st.day, st.cap)
 			wantKind(t, err, apperr.Internal)
 			if used != st.wantUsed || ok != st.wantOK {
-				t.Fatalf("step %d: Reserve(%s, cap %d) = %d, %v; want %d, %v", i, st.pool, st.cap, used, ok, st.wantUsed, st.wantOK)
+				t.Fatalf("step %d: Take(%s, cap %d) = %d, %v; want %d, %v", i, st.pool, st.cap, used, ok, st.wantUsed, st.wantOK)
 			}
-		case "release":
-			wantKind(t, s.Release(ctx, st.pool, st.day), apperr.Internal)
 		case "used":
 			used, err := s.Used(ctx, st.pool, st.day)
 			wantKind(t, err, apperr.Internal)

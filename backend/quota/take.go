@@ -1,0 +1,64 @@
+package quota
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+)
+
+// Check returns [apperr.QuotaExceeded] (details "cap" and "resetsAt", as
+// [Service.Take]) when pool has no run left for the current UTC day under
+// cap, so a caller can refuse before doing the work. It counts nothing:
+// only Take does, and a run Check lets through may still find the pool
+// full when it ends.
+func (s *Service) Check(ctx context.Context, pool string, cap int) error {
+	u, err := s.Usage(ctx, pool, cap)
+	if err != nil {
+		return err
+	}
+	if u.Remaining < 1 {
+		return exceeded(dayOf(s.now()), cap)
+	}
+	return nil
+}
+
+// Take counts one successful run in pool for the current UTC day if fewer
+// than cap are counted, in one atomic step in the store, and returns the
+// runs left. Concurrent callers never count more than cap, and nothing is
+// held while a run is under way: a run that fails or never ends (a crash,
+// a client gone) costs nothing and keeps no other run out. A cap below 1
+// allows nothing. It returns [apperr.QuotaExceeded] with details "cap"
+// (int) and "resetsAt" (RFC 3339 string, the next UTC midnight) when the
+// pool is full.
+func (s *Service) Take(ctx context.Context, pool string, cap int) (remaining int, err error) {
+	day := dayOf(s.now())
+	if cap >= 1 {
+		used, ok, err := s.store.Take(ctx, pool, day, cap)
+		if err != nil {
+			return 0, fmt.Errorf("quota: take %s: %w", pool, err)
+		}
+		if ok {
+			return max(cap-used, 0), nil
+		}
+	}
+	return 0, exceeded(day, cap)
+}
+
+// exceeded is the refusal of a full pool for day.
+func exceeded(day time.Time, cap int) error {
+	resets := day.AddDate(0, 0, 1).Format(time.RFC3339)
+	return apperr.New(apperr.QuotaExceeded, "daily limit of %d successful runs reached; it resets at %s", cap, resets).
+		WithDetail("cap", cap).WithDetail("resetsAt", resets)
+}
+
+// Usage returns pool's standing for the current UTC day under cap.
+func (s *Service) Usage(ctx context.Context, pool string, cap int) (Usage, error) {
+	day := dayOf(s.now())
+	used, err := s.store.Used(ctx, pool, day)
+	if err != nil {
+		return Usage{}, fmt.Errorf("quota: usage %s: %w", pool, err)
+	}
+	return Usage{Cap: cap, Used: used, Remaining: max(cap-used, 0), ResetsAt: day.AddDate(0, 0, 1)}, nil
+}
