@@ -15,13 +15,16 @@ import (
 	"github.com/google/uuid"
 )
 
-// Secret layout: "cqa_" + 12 lowercase hex characters (the lookup prefix)
-// + "_" + 43 base64url characters (32 random bytes).
+// SecretTag opens every API key secret, so that a key pasted where it
+// does not belong (a query string, a log) can be recognised.
+//
+// Secret layout: SecretTag + 12 lowercase hex characters (the lookup
+// prefix) + "_" + 43 base64url characters (32 random bytes).
 const (
-	secretTag     = "cqa_"
+	SecretTag     = "cqa_"
 	prefixHexLen  = 12
 	bodyBytes     = 32
-	prefixLen     = len(secretTag) + prefixHexLen
+	prefixLen     = len(SecretTag) + prefixHexLen
 	secretLen     = prefixLen + 1 + 43
 	maskShownHex  = 6
 	maxKeyNameLen = 100
@@ -104,8 +107,8 @@ func (s *Service) RevokeKey(ctx context.Context, accountID, keyID string) error 
 // characters of its prefix followed by an ellipsis, e.g. "cqa_3f9a2b…".
 func Masked(k *Key) string {
 	p := k.Prefix
-	if len(p) > len(secretTag)+maskShownHex {
-		p = p[:len(secretTag)+maskShownHex]
+	if len(p) > len(SecretTag)+maskShownHex {
+		p = p[:len(SecretTag)+maskShownHex]
 	}
 	return p + "…"
 }
@@ -116,7 +119,7 @@ func mintKey(accountID, name string, scopes []string, now, expires time.Time) (*
 	if _, err := rand.Read(raw[:]); err != nil {
 		return nil, "", nil, fmt.Errorf("account: mint key: %w", err)
 	}
-	prefix := secretTag + hex.EncodeToString(raw[:prefixHexLen/2])
+	prefix := SecretTag + hex.EncodeToString(raw[:prefixHexLen/2])
 	secret := prefix + "_" + base64.RawURLEncoding.EncodeToString(raw[prefixHexLen/2:])
 	k := &Key{ID: uuid.NewString(), AccountID: accountID, Name: name, Prefix: prefix,
 		Scopes: scopes, CreatedAt: now, ExpiresAt: expires}
@@ -130,10 +133,10 @@ func hashSecret(secret string) []byte {
 
 // secretPrefix returns the lookup prefix of a well-formed secret.
 func secretPrefix(secret string) (string, bool) {
-	if len(secret) != secretLen || !strings.HasPrefix(secret, secretTag) || secret[prefixLen] != '_' {
+	if len(secret) != secretLen || !strings.HasPrefix(secret, SecretTag) || secret[prefixLen] != '_' {
 		return "", false
 	}
-	for _, c := range []byte(secret[len(secretTag):prefixLen]) {
+	for _, c := range []byte(secret[len(SecretTag):prefixLen]) {
 		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
 			return "", false
 		}

@@ -76,11 +76,28 @@ func TestKeyInQueryString(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	_, secret := ts.account("q@example.com", account.TierPro, nil)
-	for _, q := range []string{"api_key=" + secret, "apikey=" + secret, "token=x", "access_token=" + secret, "key=" + secret, "x=" + secret, "API_KEY=" + secret} {
-		r := ts.do(request{method: "GET", path: "/api/v1/me?" + q, raw: true})
-		wantError(t, r, 400, "bad_request")
-		r = ts.do(request{method: "GET", path: "/api/v1/me?" + q, secret: secret, raw: true})
-		wantError(t, r, 400, "bad_request")
+	escaped := strings.Replace(secret, "_", "%5F", 1)
+	for _, tc := range []struct{ method, path, q string }{
+		{"GET", "/api/v1/me", "api_key=" + secret},
+		{"GET", "/api/v1/me", "apikey=" + secret},
+		{"GET", "/api/v1/me", "token=x"},
+		{"GET", "/api/v1/me", "access_token=" + secret},
+		{"GET", "/api/v1/me", "key=" + secret},
+		{"GET", "/api/v1/me", "x=" + secret},
+		{"GET", "/api/v1/me", "API_KEY=" + secret},
+		{"GET", "/api/v1/me", secret},                               // the bare key
+		{"GET", "/api/v1/me", "Authorization=Bearer%20" + secret},   // the header as a parameter
+		{"GET", "/api/v1/me", "x=Bearer+" + secret},                 // inside a value
+		{"GET", "/api/v1/me", "q=x," + secret},                      // after other text
+		{"GET", "/api/v1/me", "filter=%20" + secret},                // after an escaped space
+		{"GET", "/api/v1/me", "x=" + escaped},                       // its underscore escaped
+		{"GET", "/api/v1/me", "x=%zz&y=" + strings.ToUpper(secret)}, // beside a pair that does not parse
+		{"POST", "/api/v1/process", "key=" + secret},                // any route
+		{"GET", "/healthz", secret},                                 // even one without auth
+	} {
+		url := tc.path + "?" + tc.q
+		wantError(t, ts.do(request{method: tc.method, path: url}), 400, "bad_request")
+		wantError(t, ts.do(request{method: tc.method, path: url, secret: secret}), 400, "bad_request")
 	}
 	// A key pasted into the path is not logged either.
 	wantError(t, ts.do(request{method: "GET", path: "/api/v1/" + secret, raw: true}), 404, "not_found")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
@@ -122,25 +124,47 @@ var errPanic = errors.New("httpapi: handler panicked")
 // a key in the URL.
 func isKeyParam(name string) bool {
 	switch strings.ToLower(name) {
-	case "api_key", "apikey", "api-key", "key", "token", "access_token":
+	case "api_key", "apikey", "api-key", "key", "token", "access_token", "authorization", "bearer":
 		return true
 	}
 	return false
 }
 
-// rejectKeyInQuery refuses any request that carries something like a key in
-// its query string (spec 5.1 rule 2): URLs end up in logs and histories.
-// The query is never logged, so the refusal leaks nothing either.
+// hasKeyInQuery reports whether a query string carries something like a
+// key: a parameter named like one, or the secrets' tag anywhere in it, as
+// a name, a value or part of one, escaped or not. The raw string is read
+// as well as the parsed one, since parsing drops pairs it cannot decode.
+func hasKeyInQuery(u *url.URL, params url.Values) bool {
+	raw := strings.ToLower(u.RawQuery)
+	if strings.Contains(raw, account.SecretTag) || strings.Contains(raw, escapedTag) {
+		return true
+	}
+	for name, values := range params {
+		if isKeyParam(name) || strings.Contains(strings.ToLower(name), account.SecretTag) {
+			return true
+		}
+		for _, v := range values {
+			if strings.Contains(strings.ToLower(v), account.SecretTag) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapedTag is the secrets' tag with its underscore percent-escaped, as
+// the raw query holds it when a client escaped it.
+var escapedTag = strings.ReplaceAll(account.SecretTag, "_", "%5f")
+
+// rejectKeyInQuery refuses any request that carries something like a key
+// in its query string (spec 5.1 rule 2), whatever the route and whether or
+// not the request also sends the header: URLs end up in logs and
+// histories. The query is never logged, so the refusal leaks nothing
+// either.
 func (h *handler) rejectKeyInQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		for name, values := range c.QueryParams() {
-			bad := isKeyParam(name)
-			for _, v := range values {
-				bad = bad || strings.HasPrefix(v, "cqa_")
-			}
-			if bad {
-				return apperr.New(apperr.BadRequest, "API keys must not be sent in the query string; use the header Authorization: Bearer <API_KEY>")
-			}
+		if hasKeyInQuery(c.Request().URL, c.QueryParams()) {
+			return apperr.New(apperr.BadRequest, "API keys must not be sent in the query string; use the header Authorization: Bearer <API_KEY>")
 		}
 		return next(c)
 	}
