@@ -25,8 +25,8 @@ func TestAuthenticate(t *testing.T) {
 	if err := svc.RevokeKey(ctx, a.ID, revokedKey.ID); err != nil {
 		t.Fatal(err)
 	}
-	_, offSecret := testkit.MustCreateKey(t, svc, disabled.ID)
-	hourKey, hour, err := svc.CreateKey(ctx, a.ID, account.NewKey{Name: "hour", ExpiresAt: ptr(start().Add(time.Hour))})
+	_, offSecret := testkit.MustCreateKey(t, svc, disabled.ID, account.ScopeProcessWrite)
+	hourKey, hour, err := svc.CreateKey(ctx, a.ID, account.NewKey{Name: "hour", Scopes: []string{account.ScopeProcessWrite}, ExpiresAt: ptr(start().Add(time.Hour))})
 	wantKind(t, err, apperr.Internal)
 
 	wrongBody := good[:17] + strings.Repeat("A", 43)

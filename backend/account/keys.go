@@ -52,6 +52,11 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, in NewKey) (*
 	if err != nil {
 		return nil, "", err
 	}
+	if len(scopes) == 0 {
+		// A key stored without scopes is a legacy key, limited to
+		// process:write; a new key names what it may do.
+		return nil, "", badField("scopes", "a key needs at least one scope")
+	}
 	now := s.clock()
 	expires := now.Add(s.keyTTL)
 	if in.ExpiresAt != nil {

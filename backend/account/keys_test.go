@@ -31,15 +31,16 @@ func TestCreateKey(t *testing.T) {
 			wantScopes: []string{account.ScopeProcessWrite}, wantExpires: start().Add(account.DefaultKeyTTL)},
 		{name: "scopes sorted and deduplicated", in: account.NewKey{Name: " ci ", Scopes: []string{account.ScopeUsageRead, account.ScopeKeysRead, account.ScopeUsageRead}},
 			wantScopes: []string{account.ScopeKeysRead, account.ScopeUsageRead}, wantExpires: start().Add(account.DefaultKeyTTL)},
-		{name: "explicit expiry", in: account.NewKey{Name: "short", ExpiresAt: ptr(start().Add(time.Hour + 500*time.Millisecond))},
-			wantExpires: start().Add(time.Hour)},
-		{name: "legacy, no scopes", in: account.NewKey{Name: "legacy"}, wantExpires: start().Add(account.DefaultKeyTTL)},
+		{name: "explicit expiry", in: account.NewKey{Name: "short", Scopes: []string{account.ScopeUsageRead}, ExpiresAt: ptr(start().Add(time.Hour + 500*time.Millisecond))},
+			wantScopes: []string{account.ScopeUsageRead}, wantExpires: start().Add(time.Hour)},
+		{name: "no scopes", in: account.NewKey{Name: "legacy"}, wantKind: apperr.BadRequest, wantField: "scopes"},
+		{name: "empty scopes", in: account.NewKey{Name: "legacy", Scopes: []string{}}, wantKind: apperr.BadRequest, wantField: "scopes"},
 		{name: "empty name", in: account.NewKey{Name: "  "}, wantKind: apperr.BadRequest, wantField: "name"},
 		{name: "long name", in: account.NewKey{Name: strings.Repeat("n", 101)}, wantKind: apperr.BadRequest, wantField: "name"},
 		{name: "unknown scope", in: account.NewKey{Name: "x", Scopes: []string{"admin:all"}}, wantKind: apperr.BadRequest, wantField: "scopes"},
-		{name: "expiry now", in: account.NewKey{Name: "x", ExpiresAt: ptr(start())}, wantKind: apperr.BadRequest, wantField: "expiresAt"},
-		{name: "expiry past", in: account.NewKey{Name: "x", ExpiresAt: ptr(start().Add(-time.Hour))}, wantKind: apperr.BadRequest, wantField: "expiresAt"},
-		{name: "unknown account", accountID: "00000000-0000-0000-0000-000000000000", in: account.NewKey{Name: "x"}, wantKind: apperr.NotFound},
+		{name: "expiry now", in: account.NewKey{Name: "x", Scopes: []string{account.ScopeUsageRead}, ExpiresAt: ptr(start())}, wantKind: apperr.BadRequest, wantField: "expiresAt"},
+		{name: "expiry past", in: account.NewKey{Name: "x", Scopes: []string{account.ScopeUsageRead}, ExpiresAt: ptr(start().Add(-time.Hour))}, wantKind: apperr.BadRequest, wantField: "expiresAt"},
+		{name: "unknown account", accountID: "00000000-0000-0000-0000-000000000000", in: account.NewKey{Name: "x", Scopes: []string{account.ScopeUsageRead}}, wantKind: apperr.NotFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -99,7 +100,7 @@ func TestListKeysMasked(t *testing.T) {
 	a := testkit.MustCreateAccount(t, svc, "m@example.test", account.TierPro)
 	other := testkit.MustCreateAccount(t, svc, "o@example.test", account.TierPro)
 	secrets := map[string]string{}
-	for _, scopes := range [][]string{{account.ScopeKeysRead}, nil, {account.ScopeProcessWrite, account.ScopeUsageRead}} {
+	for _, scopes := range [][]string{{account.ScopeKeysRead}, {account.ScopeExportsRead}, {account.ScopeProcessWrite, account.ScopeUsageRead}} {
 		k, secret := testkit.MustCreateKey(t, svc, a.ID, scopes...)
 		secrets[k.ID] = secret
 	}
@@ -167,9 +168,10 @@ func TestRevokeKey(t *testing.T) {
 
 func TestLegacyKeyCarriesProcessWriteOnly(t *testing.T) {
 	t.Parallel()
-	svc, _ := newService(t)
+	db, path := testkit.MustOpenDBFile(t)
+	svc := account.NewService(db.Accounts(), account.Options{Now: testkit.NewClock(start()).Now})
 	a := testkit.MustCreateAccount(t, svc, "legacy@example.test", account.TierPro)
-	_, secret := testkit.MustCreateKey(t, svc, a.ID)
+	_, secret := testkit.MustCreateLegacyKey(t, svc, path, a.ID)
 	p, err := svc.Authenticate(context.Background(), secret)
 	wantKind(t, err, apperr.Internal)
 	for _, s := range account.Scopes() {

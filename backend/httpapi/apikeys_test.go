@@ -51,7 +51,7 @@ func TestAPIKeysLifecycle(t *testing.T) {
 	}
 
 	// Bad input.
-	for _, body := range []string{`{"name":"","scopes":["usage:read"]}`, `{"name":"x","scopes":["root"]}`, `{not json`} {
+	for _, body := range []string{`{"name":"","scopes":["usage:read"]}`, `{"name":"x","scopes":["root"]}`, `{"name":"x","scopes":[]}`, `{"name":"x"}`, `{not json`} {
 		wantError(t, post(admin, body), 400, "bad_request")
 	}
 	// A key cannot grant what it lacks.

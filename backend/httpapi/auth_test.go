@@ -12,6 +12,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/internal/contract"
+	"github.com/captionqa/captionqa/backend/internal/testkit"
 )
 
 // v1Route is one row of spec 5.2 as the tests expect it, independently of
@@ -214,13 +215,13 @@ func (ts *testServer) mustKey(accountID string, in account.NewKey) (*account.Key
 	return k, s
 }
 
-// TestLegacyKey: a key created without scopes may process and nothing
+// TestLegacyKey: a key stored without scopes may process and nothing
 // else (spec 5.1 rule 6).
 func TestLegacyKey(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	a, _ := ts.account("legacy@example.com", account.TierPro, nil)
-	_, legacy := ts.mustKey(a.ID, account.NewKey{Name: "legacy"})
+	_, legacy := testkit.MustCreateLegacyKey(t, ts.accounts, ts.dbPath, a.ID)
 	if r := ts.process("/api/v1/process", legacy, readySRT, nil); r.status != 200 {
 		t.Errorf("process: %d %s", r.status, r.body)
 	}

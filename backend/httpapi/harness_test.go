@@ -42,6 +42,8 @@ type testServer struct {
 	clock    *testkit.Clock
 	accounts *account.Service
 	logs     *lockedBuffer
+	// dbPath is the database file, for tests that reach it directly.
+	dbPath string
 	// client validates every /api/v1 response against the contract; raw
 	// does not (for requests the contract has no operation for).
 	client, raw *http.Client
@@ -54,7 +56,7 @@ func newTestServer(t testing.TB, edit ...func(*server.Config)) *testServer {
 	ts := &testServer{t: t, clock: testkit.NewClock(start), logs: &lockedBuffer{}}
 	cfg := server.DefaultConfig()
 	cfg.DataDir = ""
-	cfg.DB = testkit.MustOpenDB(t)
+	cfg.DB, ts.dbPath = testkit.MustOpenDBFile(t)
 	cfg.Now = ts.clock.Now
 	cfg.Logger = slog.New(slog.NewJSONHandler(ts.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6

@@ -131,6 +131,11 @@ function createForm(client: Client, created: (k: APIKeyCreated) => void, showErr
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const scopes = boxes.filter((b) => b.cb.checked).map((b) => b.s);
+    if (scopes.length === 0) {
+      showError("Choose at least one scope: a key may do only what its scopes allow.");
+      boxes[0].cb.focus();
+      return;
+    }
     let expiresAt: string | undefined;
     if (expiry.value === "date") {
       if (!date.value) {
