@@ -168,10 +168,10 @@ func TestRevokeKey(t *testing.T) {
 
 func TestLegacyKeyCarriesProcessWriteOnly(t *testing.T) {
 	t.Parallel()
-	db, path := testkit.MustOpenDBFile(t)
+	db := testkit.MustOpenDB(t)
 	svc := account.NewService(db.Accounts(), account.Options{Now: testkit.NewClock(start()).Now})
 	a := testkit.MustCreateAccount(t, svc, "legacy@example.test", account.TierPro)
-	_, secret := testkit.MustCreateLegacyKey(t, svc, path, a.ID)
+	_, secret := testkit.MustCreateLegacyKey(t, db.Accounts(), a.ID, start())
 	p, err := svc.Authenticate(context.Background(), secret)
 	wantKind(t, err, apperr.Internal)
 	for _, s := range account.Scopes() {

@@ -221,7 +221,7 @@ func TestLegacyKey(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	a, _ := ts.account("legacy@example.com", account.TierPro, nil)
-	_, legacy := testkit.MustCreateLegacyKey(t, ts.accounts, ts.dbPath, a.ID)
+	_, legacy := testkit.MustCreateLegacyKey(t, ts.db.Accounts(), a.ID, ts.clock.Now())
 	if r := ts.process("/api/v1/process", legacy, readySRT, nil); r.status != 200 {
 		t.Errorf("process: %d %s", r.status, r.body)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/captionqa/captionqa/backend/internal/contract"
 	"github.com/captionqa/captionqa/backend/internal/testkit"
 	"github.com/captionqa/captionqa/backend/server"
+	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
 
 // start is the fake clock's first reading: mid-day UTC, so a test can
@@ -42,8 +43,8 @@ type testServer struct {
 	clock    *testkit.Clock
 	accounts *account.Service
 	logs     *lockedBuffer
-	// dbPath is the database file, for tests that reach it directly.
-	dbPath string
+	// db is the server's database, for tests that reach the store directly.
+	db *sqlite.DB
 	// client validates every /api/v1 response against the contract; raw
 	// does not (for requests the contract has no operation for).
 	client, raw *http.Client
@@ -56,7 +57,8 @@ func newTestServer(t testing.TB, edit ...func(*server.Config)) *testServer {
 	ts := &testServer{t: t, clock: testkit.NewClock(start), logs: &lockedBuffer{}}
 	cfg := server.DefaultConfig()
 	cfg.DataDir = ""
-	cfg.DB, ts.dbPath = testkit.MustOpenDBFile(t)
+	cfg.DB = testkit.MustOpenDB(t)
+	ts.db = cfg.DB
 	cfg.Now = ts.clock.Now
 	cfg.Logger = slog.New(slog.NewJSONHandler(ts.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6

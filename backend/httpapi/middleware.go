@@ -135,8 +135,9 @@ func isKeyParam(name string) bool {
 // a name, a value or part of one, escaped or not. The raw string is read
 // as well as the parsed one, since parsing drops pairs it cannot decode.
 func hasKeyInQuery(u *url.URL, params url.Values) bool {
-	raw := strings.ToLower(u.RawQuery)
-	if strings.Contains(raw, account.SecretTag) || strings.Contains(raw, escapedTag) {
+	// The tag's underscore may come percent-escaped.
+	raw := strings.ReplaceAll(strings.ToLower(u.RawQuery), "%5f", "_")
+	if strings.Contains(raw, account.SecretTag) {
 		return true
 	}
 	for name, values := range params {
@@ -151,10 +152,6 @@ func hasKeyInQuery(u *url.URL, params url.Values) bool {
 	}
 	return false
 }
-
-// escapedTag is the secrets' tag with its underscore percent-escaped, as
-// the raw query holds it when a client escaped it.
-var escapedTag = strings.ReplaceAll(account.SecretTag, "_", "%5f")
 
 // rejectKeyInQuery refuses any request that carries something like a key
 // in its query string (spec 5.1 rule 2), whatever the route and whether or

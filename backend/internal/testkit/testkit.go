@@ -4,9 +4,15 @@ package testkit
 
 import (
 	"context"
-	"database/sql"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
@@ -16,16 +22,7 @@ import (
 // it when the test ends.
 func MustOpenDB(t testing.TB) *sqlite.DB {
 	t.Helper()
-	db, _ := MustOpenDBFile(t)
-	return db
-}
-
-// MustOpenDBFile is [MustOpenDB] that also returns the file's path, for
-// tests that reach the file directly.
-func MustOpenDBFile(t testing.TB) (*sqlite.DB, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "captionqa.db")
-	db, err := sqlite.Open(context.Background(), path, sqlite.Options{})
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "captionqa.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatalf("testkit: open db: %v", err)
 	}
@@ -34,7 +31,7 @@ func MustOpenDBFile(t testing.TB) (*sqlite.DB, string) {
 			t.Errorf("testkit: close db: %v", err)
 		}
 	})
-	return db, path
+	return db
 }
 
 // MustCreateAccount creates an account; no features means the tier's
@@ -63,22 +60,26 @@ func MustCreateKey(t testing.TB, svc *account.Service, accountID string, scopes 
 	return key, secret
 }
 
-// MustCreateLegacyKey creates a key stored as keys from before scopes
-// were: with none recorded, which limits it to process:write. The service
-// mints no such key, so the key is made with one scope and its row's
-// scopes are then cleared through a connection of its own to the database
-// file at path.
-func MustCreateLegacyKey(t testing.TB, svc *account.Service, path, accountID string) (key *account.Key, secret string) {
+// MustCreateLegacyKey stores a key as releases before scopes stored
+// them: with none recorded, which limits it to process:write. The service
+// mints no such key, so it is written through the store, with a secret of
+// the layout account documents (SecretTag, 12 hex characters, "_", 43
+// base64url characters) and its SHA-256; it was created at now and
+// expires after the default lifetime.
+func MustCreateLegacyKey(t testing.TB, store *sqlite.AccountStore, accountID string, now time.Time) (key *account.Key, secret string) {
 	t.Helper()
-	key, secret = MustCreateKey(t, svc, accountID, account.ScopeProcessWrite)
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
-	if err != nil {
-		t.Fatalf("testkit: open %s: %v", path, err)
+	var raw [6 + 32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		t.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := db.Exec(`UPDATE api_keys SET scopes = '[]' WHERE id = ?`, key.ID); err != nil {
-		t.Fatalf("testkit: clear the scopes of key %s: %v", key.ID, err)
+	prefix := account.SecretTag + hex.EncodeToString(raw[:6])
+	secret = prefix + "_" + base64.RawURLEncoding.EncodeToString(raw[6:])
+	hash := sha256.Sum256([]byte(secret))
+	now = now.UTC().Truncate(time.Second)
+	key = &account.Key{ID: uuid.NewString(), AccountID: accountID, Name: "legacy", Prefix: prefix,
+		CreatedAt: now, ExpiresAt: now.Add(account.DefaultKeyTTL)}
+	if err := store.CreateKey(context.Background(), key, hash[:]); err != nil {
+		t.Fatalf("testkit: store a legacy key: %v", err)
 	}
-	key.Scopes = nil
 	return key, secret
 }
