@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
@@ -14,20 +13,13 @@ import (
 // corpusExtensions are the file names of the six formats in the corpus.
 var corpusExtensions = []string{".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".xml", ".json"}
 
-// perFileBudget is the conformance bound for reading one corpus file. It
-// guards against hangs and quadratic blow-ups; the race detector's
-// slowdown is allowed for.
-const perFileBudget = time.Second
-
 // TestCorpusReadsEveryFile reads every corpus file in one of the six formats
 // (IR-shaped .json only; the corpus's expectation files are not captions)
-// and checks it returns in time, without a panic, with well-formed output.
+// and checks it returns without a panic, with well-formed output. How
+// fast is the benchmarks' business; the readers' fuzz targets and scaling
+// checks guard against blow-ups.
 func TestCorpusReadsEveryFile(t *testing.T) {
 	files := corpus.Glob(t, ".", corpusExtensions...)
-	budget := perFileBudget
-	if raceEnabled {
-		budget *= 5
-	}
 	read := 0
 	for _, path := range files {
 		if strings.HasSuffix(path, ".json") {
@@ -37,16 +29,11 @@ func TestCorpusReadsEveryFile(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		start := time.Now()
 		_, tr, diags, err := Read(filepath.Base(path), "", data)
-		elapsed := time.Since(start)
 		read++
 		if err != nil {
 			t.Errorf("%s: %v", path, err)
 			continue
-		}
-		if elapsed > budget {
-			t.Errorf("%s: read took %v (budget %v)", path, elapsed, budget)
 		}
 		checkTrack(t, path, tr, diags)
 	}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package format
-
-const raceEnabled = false

@@ -1,0 +1,54 @@
+// Package scaling checks, in tests, that the time a function takes grows
+// in proportion to its input. It sets no time budget: a budget fails on a
+// busy or slow machine and lets a quadratic algorithm through on a fast
+// one, while the ratio between two sizes of the same input does neither.
+// Speed itself is measured by benchmarks.
+package scaling
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// Factor is how many times larger the large input is than the small one.
+const Factor = 16
+
+// maxRatio is the largest time ratio [Linear] accepts between the two
+// sizes: four times linear growth (Factor), leaving room for caches and
+// fresh memory that only the larger input needs, where quadratic growth
+// gives Factor² = 256.
+const maxRatio = 4 * Factor
+
+// runs is how often each size runs. The fastest run counts, and the two
+// sizes alternate, so a burst of load on the machine hits both alike and
+// cannot fail the check by itself.
+const runs = 5
+
+// Linear builds the input of size n and of size Factor·n with build, runs
+// fn on each, and fails t when the large one takes more than maxRatio
+// times as long as the small one. Choose n so that the small run takes a
+// millisecond or more: below that, timer resolution and fixed costs blur
+// the ratio.
+func Linear[In any](t testing.TB, n int, build func(n int) In, fn func(In)) {
+	t.Helper()
+	small, large := build(n), build(Factor*n)
+	best := [2]time.Duration{}
+	for r := range runs {
+		for i, in := range [2]In{small, large} {
+			// Each run starts from a collected heap, so neither pays for
+			// the other's garbage.
+			runtime.GC()
+			start := time.Now()
+			fn(in)
+			if d := time.Since(start); r == 0 || d < best[i] {
+				best[i] = d
+			}
+		}
+	}
+	ratio := float64(best[1]) / float64(max(best[0], time.Microsecond))
+	if ratio > maxRatio {
+		t.Errorf("%d times the input took %.1f times as long (%v against %v); linear work takes about %d",
+			Factor, ratio, best[1], best[0], Factor)
+	}
+}
