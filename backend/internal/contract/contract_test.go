@@ -137,7 +137,7 @@ func TestOperations(t *testing.T) {
 		t.Errorf("Operations() =\n%v\nwant\n%v", got, wantOperations)
 	}
 	implemented := map[string]bool{
-		"/api/v1/openapi.json": true, "/api/v1/process": true, "/api/v1/explain": true, "/api/v1/me": true,
+		"/api/v1/openapi.json": true, "/api/v1/process": true, "/api/v1/me": true,
 		"/api/v1/usage": true, "/api/v1/api-keys": true, "/api/v1/api-keys/{keyId}": true,
 	}
 	var want []contract.Operation
