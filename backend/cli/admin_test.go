@@ -132,15 +132,16 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// serve starts "captionqa serve" on a free port over dir and returns its
-// address, its standard output and a stop function returning the exit code.
-func serve(t *testing.T, dir string) (url string, stdout *syncBuffer, stop func() int) {
+// serve starts "captionqa serve" on a free port over dir, with any extra
+// flags, and returns its address, its standard output and a stop function
+// returning the exit code.
+func serve(t *testing.T, dir string, extra ...string) (url string, stdout *syncBuffer, stop func() int) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	stdout, stderr := &syncBuffer{}, &syncBuffer{}
 	done := make(chan int, 1)
 	go func() {
-		done <- Run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--log-format", "json"},
+		done <- Run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--log-format", "json"}, extra...),
 			Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr})
 	}()
 	re := regexp.MustCompile(`running at (http://[0-9.:]+)/`)
@@ -270,6 +271,12 @@ func TestServeUsage(t *testing.T) {
 		{"serve", "extra"},
 		{"serve", "--log-format", "xml", "--data", t.TempDir()},
 		{"serve", "--log-level", "loud", "--data", t.TempDir()},
+		{"serve", "--burst", "0", "--data", t.TempDir()},
+		{"serve", "--burst", "many", "--data", t.TempDir()},
+		{"serve", "--burst-rate", "0", "--data", t.TempDir()},
+		{"serve", "--burst-rate", "-1", "--data", t.TempDir()},
+		{"serve", "--pro-cap", "10000", "--data", t.TempDir()},
+		{"serve", "--pro-cap", "0", "--data", t.TempDir()},
 	} {
 		if code, _, _ := run(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d; want 2", args, code)
@@ -277,5 +284,54 @@ func TestServeUsage(t *testing.T) {
 	}
 	if code, _, errOut := run(t, "", "serve", "--addr", "256.0.0.1:99999", "--data", t.TempDir()); code != 1 || !strings.Contains(errOut, "listen") {
 		t.Errorf("bad address: exit %d, %s", code, errOut)
+	}
+}
+
+// TestServeBurstLimit starts serve with a burst of 2 and a slow refill:
+// the third request in a row is refused with a Retry-After.
+func TestServeBurstLimit(t *testing.T) {
+	t.Parallel()
+	url, out, _ := serve(t, t.TempDir(), "--burst", "2", "--burst-rate", "0.01")
+	owner := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out.String())
+	for i := range 2 {
+		if s, code := apiStatus(t, url, "/api/v1/me", owner); s != 200 {
+			t.Fatalf("request %d: %d %s", i+1, s, code)
+		}
+	}
+	req, _ := http.NewRequest("GET", url+"/api/v1/me", nil)
+	req.Header.Set("Authorization", "Bearer "+owner)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 429 || res.Header.Get("Retry-After") == "" {
+		t.Errorf("third request: %d, Retry-After %q; want 429 with Retry-After", res.StatusCode, res.Header.Get("Retry-After"))
+	}
+}
+
+// TestServeLimitsFromEnv: the limits' variables are read, and a value
+// that is not a number is a usage error. Not parallel: it sets the
+// environment.
+func TestServeLimitsFromEnv(t *testing.T) {
+	for _, tc := range []struct{ name, value string }{
+		{envBurst, "lots"}, {envBurstRate, "fast"}, {envProCap, "1e9"}, {envBurst, "0"}, {envProCap, "10000"},
+	} {
+		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
+			t.Setenv(tc.name, tc.value)
+			if code, _, errOut := run(t, "", "serve", "--data", t.TempDir()); code != 2 || !strings.Contains(errOut, "captionqa:") {
+				t.Errorf("exit %d, %q; want 2 with a message", code, errOut)
+			}
+		})
+	}
+	t.Setenv(envBurst, "1")
+	t.Setenv(envBurstRate, "0.01")
+	url, out, _ := serve(t, t.TempDir())
+	owner := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out.String())
+	if s, _ := apiStatus(t, url, "/api/v1/me", owner); s != 200 {
+		t.Fatalf("first request: %d", s)
+	}
+	if s, code := apiStatus(t, url, "/api/v1/me", owner); s != 429 || code != "rate_limited" {
+		t.Errorf("second request with %s=1: %d %s; want 429 rate_limited", envBurst, s, code)
 	}
 }

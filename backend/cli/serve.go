@@ -4,18 +4,24 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math"
 	"os"
+	"strconv"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.
 const (
-	envAddr = "CAPTIONQA_ADDR"
-	envData = "CAPTIONQA_DATA"
+	envAddr      = "CAPTIONQA_ADDR"
+	envData      = "CAPTIONQA_DATA"
+	envBurst     = "CAPTIONQA_BURST"
+	envBurstRate = "CAPTIONQA_BURST_RATE"
+	envProCap    = "CAPTIONQA_PRO_CAP"
 )
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM
@@ -24,9 +30,15 @@ const (
 func runServe(ctx context.Context, args []string, env Env) int {
 	fs := newFlagSet("serve", serveUsage, env)
 	cfg := server.DefaultConfig()
+	if err := limitsFromEnv(&cfg); err != nil {
+		return usageError(env, "%v", err)
+	}
 	addr := fs.String("addr", envOr(envAddr, cfg.Addr), "listen address HOST:PORT (env "+envAddr+")")
 	data := fs.String("data", envOr(envData, cfg.DataDir), "data folder holding captionqa.db (env "+envData+")")
 	fs.StringVar(&cfg.OwnerEmail, "owner-email", cfg.OwnerEmail, "email of the owner account created on first start")
+	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "requests a key may send at once before the burst limit applies (env "+envBurst+")")
+	fs.Float64Var(&cfg.BurstPerSecond, "burst-rate", cfg.BurstPerSecond, "requests a second a key may keep sending after a burst (env "+envBurstRate+")")
+	fs.IntVar(&cfg.ProDailyCap, "pro-cap", cfg.ProDailyCap, fmt.Sprintf("daily successful runs of the owner and of new pro accounts, at most %d (env %s)", account.MaxProDailyCap, envProCap))
 	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	pos, err := parseInterspersed(fs, args)
@@ -35,6 +47,9 @@ func runServe(ctx context.Context, args []string, env Env) int {
 	}
 	if len(pos) != 0 {
 		return usageError(env, "serve takes no arguments")
+	}
+	if err := checkLimits(cfg); err != nil {
+		return usageError(env, "%v", err)
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -72,6 +87,40 @@ func runServe(ctx context.Context, args []string, env Env) int {
 		return failed(env, err)
 	}
 	return ExitOK
+}
+
+// limitsFromEnv sets the limits their environment variables name; the
+// flags, parsed after, override them.
+func limitsFromEnv(cfg *server.Config) error {
+	for name, set := range map[string]func(string) error{
+		envBurst: func(v string) (err error) { cfg.Burst, err = strconv.Atoi(v); return err },
+		envBurstRate: func(v string) (err error) {
+			cfg.BurstPerSecond, err = strconv.ParseFloat(v, 64)
+			return err
+		},
+		envProCap: func(v string) (err error) { cfg.ProDailyCap, err = strconv.Atoi(v); return err },
+	} {
+		if v := os.Getenv(name); v != "" {
+			if err := set(v); err != nil {
+				return fmt.Errorf("%s=%q is not a number", name, v)
+			}
+		}
+	}
+	return nil
+}
+
+// checkLimits refuses limits that would lock every key out or pass the
+// pro tier's ceiling.
+func checkLimits(cfg server.Config) error {
+	switch {
+	case cfg.Burst < 1:
+		return fmt.Errorf("--burst must be at least 1, not %d", cfg.Burst)
+	case !(cfg.BurstPerSecond > 0) || math.IsInf(cfg.BurstPerSecond, 0):
+		return fmt.Errorf("--burst-rate must be a number above 0, not %v", cfg.BurstPerSecond)
+	case cfg.ProDailyCap < 1 || cfg.ProDailyCap > account.MaxProDailyCap:
+		return fmt.Errorf("--pro-cap must be between 1 and %d, not %d", account.MaxProDailyCap, cfg.ProDailyCap)
+	}
+	return nil
 }
 
 func envOr(name, def string) string {
