@@ -95,7 +95,12 @@ type Key struct {
 	LastUsedAt *time.Time
 }
 
-// HasScope reports whether the key carries scope. A legacy key, created
+// Active reports whether the key is neither revoked nor expired at now.
+func (k *Key) Active(now time.Time) bool {
+	return k.RevokedAt == nil && now.Before(k.ExpiresAt)
+}
+
+// HasScope reports whether the key carries scope. A legacy key, stored
 // with no recorded scopes, carries process:write only (spec 5.1 rule 6).
 func (k *Key) HasScope(scope string) bool {
 	if len(k.Scopes) == 0 {

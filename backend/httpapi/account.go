@@ -16,7 +16,8 @@ func (h *handler) me(c echo.Context) error {
 	return c.JSON(http.StatusOK, newMeResponse(a, u))
 }
 
-// usage serves GET /api/v1/usage: today's count and the masked keys.
+// usage serves GET /api/v1/usage: today's count and the masked active
+// keys.
 func (h *handler) usage(c echo.Context) error {
 	ctx := c.Request().Context()
 	a := &principalOf(c).Account
@@ -28,5 +29,5 @@ func (h *handler) usage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newUsageResponse(u, keys))
+	return c.JSON(http.StatusOK, newUsageResponse(u, keys, h.now()))
 }

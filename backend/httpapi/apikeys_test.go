@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -77,6 +78,10 @@ func TestAPIKeysLifecycle(t *testing.T) {
 		t.Errorf("second revoke: %d %s", r.status, r.body)
 	}
 	wantError(t, ts.get("/api/v1/usage", secret), 401, "api_key_revoked")
+	// Usage lists the active keys only: the revoked one is gone from it.
+	if uk, _ := ts.get("/api/v1/usage", admin).json(t)["keys"].([]any); len(uk) != 1 || strings.Contains(fmt.Sprint(uk), keyID) {
+		t.Errorf("usage keys after the revocation = %v; want the admin key alone", uk)
+	}
 	wantError(t, del(admin, "7d444840-9dc0-11d1-b245-5ffdce74fad2"), 404, "not_found")
 	other := ts.pro("other@example.com")
 	wantError(t, del(other, keyID), 404, "not_found")
