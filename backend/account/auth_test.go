@@ -22,7 +22,7 @@ func TestAuthenticate(t *testing.T) {
 	}
 	_, good := testkit.MustCreateKey(t, svc, a.ID, account.ScopeProcessWrite)
 	revokedKey, revoked := testkit.MustCreateKey(t, svc, a.ID, account.ScopeProcessWrite)
-	if err := svc.RevokeKey(ctx, a.ID, revokedKey.ID); err != nil {
+	if _, err := svc.RevokeKey(ctx, a.ID, revokedKey.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, offSecret := testkit.MustCreateKey(t, svc, disabled.ID, account.ScopeProcessWrite)

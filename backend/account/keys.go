@@ -94,18 +94,27 @@ func (s *Service) ListKeys(ctx context.Context, accountID string) ([]Key, error)
 	return keys, nil
 }
 
-// RevokeKey revokes the key now; later use fails with
-// [apperr.APIKeyRevoked]. Revoking a revoked key succeeds and keeps the
-// first revocation time. It returns [apperr.NotFound] if the key is
-// unknown or belongs to another account.
-func (s *Service) RevokeKey(ctx context.Context, accountID, keyID string) error {
+// RevokeKey revokes the key now and returns it as stored, with the time
+// of its revocation; later use fails with [apperr.APIKeyRevoked]. Revoking
+// a revoked key succeeds and keeps the first revocation time. It returns
+// [apperr.NotFound] if the key is unknown or belongs to another account.
+func (s *Service) RevokeKey(ctx context.Context, accountID, keyID string) (*Key, error) {
 	if err := s.store.RevokeKey(ctx, accountID, keyID, s.clock()); err != nil {
 		if apperr.KindOf(err) == apperr.NotFound {
-			return apperr.New(apperr.NotFound, "api key not found").WithDetail("keyId", keyID).Wrap(err)
+			return nil, apperr.New(apperr.NotFound, "api key not found").WithDetail("keyId", keyID).Wrap(err)
 		}
-		return fmt.Errorf("account: revoke key %s: %w", keyID, err)
+		return nil, fmt.Errorf("account: revoke key %s: %w", keyID, err)
 	}
-	return nil
+	keys, err := s.ListKeys(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range keys {
+		if keys[i].ID == keyID {
+			return &keys[i], nil
+		}
+	}
+	return nil, fmt.Errorf("account: revoked key %s is not listed", keyID)
 }
 
 // Masked returns the key's display form: the tag and the first six

@@ -157,7 +157,11 @@ func TestRevokeKey(t *testing.T) {
 			} else {
 				clock.Advance(time.Hour)
 			}
-			wantKind(t, svc.RevokeKey(ctx, tt.accountID, tt.keyID), tt.wantKind)
+			got, err := svc.RevokeKey(ctx, tt.accountID, tt.keyID)
+			wantKind(t, err, tt.wantKind)
+			if err == nil && (got.ID != k.ID || got.RevokedAt == nil || !got.RevokedAt.Equal(revokedAt)) {
+				t.Errorf("RevokeKey = %+v, want key %s revoked at %v", got, k.ID, revokedAt)
+			}
 		})
 	}
 	list, _ := svc.ListKeys(ctx, a.ID)

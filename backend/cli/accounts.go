@@ -68,12 +68,12 @@ func runAccountCreate(ctx context.Context, args []string, env Env) int {
 	}
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	a, err := adm.Accounts.CreateAccount(ctx, in)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	return printAccounts(env, af.jsonOut, a)
 }
@@ -87,12 +87,12 @@ func runAccountList(ctx context.Context, args []string, env Env) int {
 	}
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	list, err := adm.Accounts.ListAccounts(ctx)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	views := make([]accountView, 0, len(list))
 	for i := range list {
@@ -150,12 +150,12 @@ func runAccountSet(ctx context.Context, args []string, env Env) int {
 	}
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	a, err := adm.Accounts.UpdateAccount(ctx, *email, up)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	return printAccounts(env, af.jsonOut, a)
 }

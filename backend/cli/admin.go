@@ -63,14 +63,20 @@ func runGroup(ctx context.Context, group string, subs []subcommand, args []strin
 	return usageError(env, "unknown %s command %q", group, args[0])
 }
 
-// adminFailed reports a failed command (exit 1): the service's message
-// for the caller, or the whole error when it is unexpected.
-func adminFailed(env Env, err error) int {
-	msg := err.Error()
+// fail reports a failed command (exit 1) on standard error: the
+// service's message for the caller, or the whole error when it is
+// unexpected. With --json it also prints the error as the API's envelope
+// on standard output, so a script reads one shape whatever happened; the
+// local operator sees the whole message there too.
+func (a *adminFlags) fail(env Env, err error) int {
+	body := apperr.Body{Code: apperr.Internal.Code(), Message: err.Error()}
 	if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
-		msg = e.Message
+		body = apperr.Body{Code: e.Code(), Message: e.Message, Details: e.Details}
 	}
-	fmt.Fprintf(env.Stderr, "captionqa: %s\n", msg)
+	fmt.Fprintf(env.Stderr, "captionqa: %s\n", body.Message)
+	if a.jsonOut {
+		_ = printJSON(env.Stdout, apperr.Envelope{Error: body})
+	}
 	return 1
 }
 

@@ -105,8 +105,33 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	if len(list.Keys) != 2 {
 		t.Fatalf("keys = %+v", list.Keys)
 	}
-	if code, out, errOut := admin(t, dir, "key", "revoke", k.KeyID); code != 0 || !strings.Contains(out, k.KeyID) {
+	code, out, errOut = admin(t, dir, "key", "revoke", k.KeyID, "--json")
+	if code != 0 {
 		t.Fatalf("revoke: %d %s %s", code, out, errOut)
+	}
+	// The same body as the API's DELETE.
+	rev := decode[struct {
+		KeyID     string `json:"keyId"`
+		Revoked   bool   `json:"revoked"`
+		RevokedAt string `json:"revokedAt"`
+	}](t, out)
+	if at, err := time.Parse(time.RFC3339, rev.RevokedAt); rev.KeyID != k.KeyID || !rev.Revoked || err != nil || time.Since(at) > time.Minute {
+		t.Errorf("key revoke --json = %+v", rev)
+	}
+
+	// With --json, a failure is the API's envelope on standard output.
+	for _, args := range [][]string{
+		{"key", "list", "--account", "nobody@example.com", "--json"},
+		{"key", "revoke", "7d444840-9dc0-11d1-b245-5ffdce74fad2", "--json"},
+		{"account", "create", "--email", "ann@example.com", "--tier", "pro", "--json"},
+	} {
+		code, out, errOut := admin(t, dir, args...)
+		env := decode[struct {
+			Error struct{ Code, Message string } `json:"error"`
+		}](t, out)
+		if code != 1 || env.Error.Code == "" || env.Error.Message == "" || !strings.Contains(errOut, env.Error.Message) {
+			t.Errorf("%v: exit %d, stdout %s, stderr %s; want 1 with the envelope", args, code, out, errOut)
+		}
 	}
 	_, out, _ = admin(t, dir, "key", "list", "--account", "ann@example.com")
 	if !strings.Contains(out, "revoked") || !strings.Contains(out, "KEY ID") {

@@ -64,16 +64,16 @@ func runKeyCreate(ctx context.Context, args []string, env Env) int {
 	}
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	a, err := adm.Accounts.AccountByEmail(ctx, *email)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	k, secret, err := adm.Accounts.CreateKey(ctx, a.ID, account.NewKey{Name: *name, Scopes: splitList(*scopes), ExpiresAt: exp})
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	body := httpapi.NewKeyCreated(k, secret, time.Now())
 	if af.jsonOut {
@@ -83,7 +83,7 @@ func runKeyCreate(ctx context.Context, args []string, env Env) int {
 	fmt.Fprintf(tw, "Key ID:\t%s\nName:\t%s\nAccount:\t%s\nScopes:\t%s\nExpires:\t%s\nSecret:\t%s\n",
 		body.KeyID, body.Name, a.Email, strings.Join(body.Scopes, ","), body.ExpiresAt.Format(time.RFC3339), secret)
 	if err := tw.Flush(); err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	fmt.Fprintln(env.Stdout, "The secret is shown only now; store it safely.")
 	return ExitOK
@@ -103,16 +103,16 @@ func runKeyList(ctx context.Context, args []string, env Env) int {
 	}
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	a, err := adm.Accounts.AccountByEmail(ctx, *email)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	keys, err := adm.Accounts.ListKeys(ctx, a.ID)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	now := time.Now()
 	views := make([]httpapi.KeyView, 0, len(keys))
@@ -151,18 +151,19 @@ func runKeyRevoke(ctx context.Context, args []string, env Env) int {
 	keyID := pos[0]
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	accountID, err := keyOwner(ctx, adm, *email, keyID)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
-	if err := adm.Accounts.RevokeKey(ctx, accountID, keyID); err != nil {
-		return adminFailed(env, err)
+	k, err := adm.Accounts.RevokeKey(ctx, accountID, keyID)
+	if err != nil {
+		return af.fail(env, err)
 	}
 	if af.jsonOut {
-		return printed(env, printJSON(env.Stdout, map[string]any{"keyId": keyID, "revoked": true}))
+		return printed(env, printJSON(env.Stdout, httpapi.NewRevocation(k)))
 	}
 	fmt.Fprintf(env.Stdout, "Revoked key %s.\n", keyID)
 	return ExitOK

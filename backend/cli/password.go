@@ -39,12 +39,12 @@ func runAccountSetPassword(ctx context.Context, args []string, env Env) int {
 	}
 	adm, err := af.open(ctx)
 	if err != nil {
-		return failed(env, err)
+		return af.fail(env, err)
 	}
 	defer adm.Close()
 	a, err := adm.Accounts.SetPassword(ctx, *email, password)
 	if err != nil {
-		return adminFailed(env, err)
+		return af.fail(env, err)
 	}
 	if af.jsonOut {
 		return printed(env, printJSON(env.Stdout, passwordSetView{Email: a.Email, PasswordSet: true}))

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -52,22 +51,11 @@ func (h *handler) createKey(c echo.Context) error {
 func (h *handler) revokeKey(c echo.Context) error {
 	ctx, id := c.Request().Context(), c.Param("keyId")
 	accountID := principalOf(c).Account.ID
-	if err := h.accounts.RevokeKey(ctx, accountID, id); err != nil {
-		return err
-	}
-	// The body carries the (first) revocation time, which only the stored
-	// key knows.
-	keys, err := h.accounts.ListKeys(ctx, accountID)
+	k, err := h.accounts.RevokeKey(ctx, accountID, id)
 	if err != nil {
 		return err
 	}
-	out := keyRevoked{KeyID: id, Revoked: true, RevokedAt: h.now().UTC().Truncate(time.Second)}
-	for i := range keys {
-		if keys[i].ID == id && keys[i].RevokedAt != nil {
-			out.RevokedAt = keys[i].RevokedAt.UTC()
-		}
-	}
-	return c.JSON(http.StatusOK, out)
+	return c.JSON(http.StatusOK, NewRevocation(k))
 }
 
 // bindJSON decodes a JSON body; unknown fields are ignored (spec 9 rule 3).

@@ -134,7 +134,7 @@ func TestAuthMatrix(t *testing.T) {
 		return s
 	}
 	revokedKey, revokedSecret := ts.mustKey(pro.ID, account.NewKey{Name: "revoked", Scopes: account.Scopes()})
-	if err := ts.accounts.RevokeKey(ctx, pro.ID, revokedKey.ID); err != nil {
+	if _, err := ts.accounts.RevokeKey(ctx, pro.ID, revokedKey.ID); err != nil {
 		t.Fatal(err)
 	}
 	soon := start.Add(time.Minute)

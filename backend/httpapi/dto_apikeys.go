@@ -82,9 +82,19 @@ func NewKeyCreated(k *account.Key, secret string, now time.Time) KeyCreated {
 	return KeyCreated{KeyView: NewKeyView(k, now), Secret: secret}
 }
 
-// keyRevoked is the body of DELETE /api/v1/api-keys/{keyId}.
-type keyRevoked struct {
+// Revocation is the body of DELETE /api/v1/api-keys/{keyId}.
+type Revocation struct {
 	KeyID     string    `json:"keyId"`
 	Revoked   bool      `json:"revoked"`
 	RevokedAt time.Time `json:"revokedAt"`
+}
+
+// NewRevocation returns the body of a revocation of k, which is revoked;
+// the CLI's key revoke --json prints the same.
+func NewRevocation(k *account.Key) Revocation {
+	out := Revocation{KeyID: k.ID, Revoked: true}
+	if k.RevokedAt != nil {
+		out.RevokedAt = k.RevokedAt.UTC()
+	}
+	return out
 }
