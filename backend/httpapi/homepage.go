@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
@@ -54,15 +55,53 @@ func refuseNonBrowser(reason string) *apperr.Error {
 }
 
 // homepageProcess serves POST /api/process: the quick converter of the
-// local UI, counted in the anonymous client's own daily pool.
+// local UI (spec 8). An anonymous client runs in its own daily pool; a
+// signed-in Free+ account (a dashboard session) in its account's pool,
+// which the homepage tool shares with v1; a Pro account, or the desktop
+// window's owner, without a count.
 func (h *handler) homepageProcess(c echo.Context) error {
-	res, remaining, in, err := h.countedRun(c.Request(), anonPool(c.RealIP()), h.anonCap)
+	a := h.homepageAccount(c)
+	if a != nil && a.Tier == account.TierPro {
+		res, in, err := h.run(c.Request())
+		if err != nil {
+			return err
+		}
+		return writeProcessResponse(c, newProcessResponse(res, in.includeExplain, ExplainNotEntitled))
+	}
+	pool, cap := anonPool(c.RealIP()), h.anonCap
+	if a != nil {
+		pool, cap = accountPool(a), a.DailyCap
+	}
+	res, remaining, in, err := h.countedRun(c.Request(), pool, cap)
 	if err != nil {
 		return err
 	}
 	out := newProcessResponse(res, in.includeExplain, ExplainNotEntitled)
 	out.RemainingToday = &remaining
 	return writeProcessResponse(c, out)
+}
+
+// homepageAccount returns the signed-in account of a homepage request:
+// the desktop window's owner, or a dashboard session's account. It is nil
+// for anyone else, including a session no longer valid, which then runs
+// as an anonymous client. browserOnly has already checked the request's
+// origin and CSRF token.
+func (h *handler) homepageAccount(c echo.Context) *account.Account {
+	if isTrusted(c) {
+		if p, err := h.ownerPrincipal(c); err == nil {
+			return &p.Account
+		}
+		return nil
+	}
+	cookie, err := c.Cookie(SessionCookie)
+	if err != nil {
+		return nil
+	}
+	p, _, err := h.accounts.SessionPrincipal(c.Request().Context(), cookie.Value)
+	if err != nil {
+		return nil
+	}
+	return &p.Account
 }
 
 // anonPool names an anonymous client's pool by a hash of its address, so

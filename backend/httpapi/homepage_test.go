@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
@@ -83,4 +84,58 @@ func TestHomepageConverter(t *testing.T) {
 		}
 	}
 	wantError(t, post(browser, cookie), 429, "quota_exceeded")
+}
+
+// TestHomepageSignedIn: a signed-in Free+ account runs the homepage tool
+// in its own pool, which it shares with v1; a Pro account runs it
+// uncounted (spec 8); neither touches the anonymous pool.
+func TestHomepageSignedIn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ts.withPassword("free@example.com", account.TierFreePlus)
+	ts.withPassword("pro@example.com", account.TierPro)
+	token, csrfCookie := ts.csrf()
+	post := func(session *http.Cookie) response {
+		body, ctype := form(t, readySRT, nil)
+		req, _ := http.NewRequest("POST", ts.URL+"/api/process", body)
+		req.Header.Set("Origin", ts.URL)
+		req.Header.Set(httpapi.CSRFHeader, token)
+		req.Header.Set("Content-Type", ctype)
+		req.AddCookie(csrfCookie)
+		if session != nil {
+			req.AddCookie(session)
+		}
+		return ts.send(req, false)
+	}
+
+	free, _ := ts.login("free@example.com")
+	for i := range 2 {
+		r := post(free)
+		if r.status != 200 || r.json(t)["remainingToday"] != float64(9-i) {
+			t.Fatalf("free run %d: %d %s; want 200 with %d left", i+1, r.status, r.body, 9-i)
+		}
+	}
+	me := ts.do(request{method: "GET", path: "/api/v1/usage", header: withSession(free, "")}).json(t)
+	wantFields(t, me, map[string]any{"usedToday": float64(2), "remainingToday": float64(8)})
+
+	pro, _ := ts.login("pro@example.com")
+	for i := range 3 {
+		r := post(pro)
+		if r.status != 200 {
+			t.Fatalf("pro run %d: %d %s", i+1, r.status, r.body)
+		}
+		if _, ok := r.json(t)["remainingToday"]; ok {
+			t.Errorf("pro run %d reports a count: %s", i+1, r.body)
+		}
+	}
+	u := ts.do(request{method: "GET", path: "/api/v1/usage", header: withSession(pro, "")}).json(t)
+	wantFields(t, u, map[string]any{"usedToday": float64(0)})
+
+	// The anonymous pool is untouched, and an unknown session is anonymous.
+	if r := post(nil); r.status != 200 || r.json(t)["remainingToday"] != float64(4) {
+		t.Errorf("anonymous run: %d %s; want 4 left", r.status, r.body)
+	}
+	if r := post(&http.Cookie{Name: httpapi.SessionCookie, Value: "stale"}); r.status != 200 || r.json(t)["remainingToday"] != float64(3) {
+		t.Errorf("run with a stale session: %d %s; want the anonymous pool, 3 left", r.status, r.body)
+	}
 }

@@ -41,11 +41,7 @@ func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Res
 	if err := h.quota.Check(ctx, pool, cap); err != nil {
 		return nil, 0, processForm{}, err
 	}
-	in, err := readProcessForm(r)
-	var res *engine.Result
-	if err == nil {
-		res, err = h.engine.Process(ctx, in.req)
-	}
+	res, in, err := h.run(r)
 	if err == nil {
 		// A client that hung up gets no result, so it spends no run.
 		err = ctx.Err()
@@ -58,6 +54,16 @@ func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Res
 		return nil, 0, in, err
 	}
 	return res, remaining, in, nil
+}
+
+// run reads the process form and runs the engine on it.
+func (h *handler) run(r *http.Request) (*engine.Result, processForm, error) {
+	in, err := readProcessForm(r)
+	if err != nil {
+		return nil, in, err
+	}
+	res, err := h.engine.Process(r.Context(), in.req)
+	return res, in, err
 }
 
 // processForm is the bound multipart form of a process request.
