@@ -30,8 +30,10 @@ func (GapTooSmall) Check(t *caption.Track, p Params) []caption.Diagnostic {
 		if gap <= 0 || float64(gap) >= p.Limit {
 			continue
 		}
+		// Messages count cues from 1, as editors and the UI do: the gap
+		// follows cue i+1 and comes before cue i+2.
 		msg := fmt.Sprintf("gap of %d ms before cue %d, below the %s ms minimum; chain the cues (gap 0) or widen the gap",
-			gap, i+1, num(p.Limit))
+			gap, i+2, num(p.Limit))
 		out = append(out, measured(finding(CodeGapTooSmall, t, i, msg), float64(gap), p.Limit, UnitMs))
 	}
 	return out

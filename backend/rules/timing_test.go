@@ -49,7 +49,7 @@ func TestGapTooSmall(t *testing.T) {
 		{name: "gap at limit passes", limit: 84, track: track(cue(0, 1000, "a"), cue(1084, 2000, "b"))},
 		{name: "large gap passes", limit: 84, track: track(cue(0, 1000, "a"), cue(5000, 6000, "b"))},
 		{name: "small gap", limit: 84, track: track(cue(0, 1000, "a"), cue(1083, 2000, "b"), cue(2001, 3000, "c")),
-			want: []want{{cue: 0, value: 83, msg: "gap of 83 ms before cue 1"}, {cue: 1, value: 1}}},
+			want: []want{{cue: 0, value: 83, msg: "gap of 83 ms before cue 2"}, {cue: 1, value: 1, msg: "gap of 1 ms before cue 3"}}},
 		{name: "single cue", limit: 84, track: track(cue(0, 1000, "a"))},
 	})
 }
