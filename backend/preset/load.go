@@ -89,8 +89,9 @@ func (p *Preset) validate(fileID string) error {
 			return fmt.Errorf("rule %s: level %q is neither enforced nor suggestion", code, s.Level)
 		}
 		switch {
+		case rules.NeedsLimit(r) && s.Limit <= 0:
+			return fmt.Errorf("rule %s: needs a limit above 0 (%s)", code, r.Unit())
 		case r.Unit() != "" && s.Limit < 0:
-			// 0 is a real limit for some rules (overlapping_cues: any overlap).
 			return fmt.Errorf("rule %s: limit must not be negative (%s)", code, r.Unit())
 		case r.Unit() == "" && s.Limit != 0:
 			return fmt.Errorf("rule %s: takes no limit", code)

@@ -89,7 +89,9 @@ func TestLoadRefusesBrokenPresets(t *testing.T) {
 		{"unknown output", "generic.json", `{"id":"generic","title":"T","output":"scc","rules":{}}`, `output "scc"`},
 		{"unknown rule", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_loud":{"level":"enforced"}}}`, `rule "too_loud"`},
 		{"bad level", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"empty_cue":{"level":"always"}}}`, `level "always"`},
-		{"negative limit", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_many_lines":{"level":"enforced","limit":-2}}}`, "must not be negative"},
+		{"negative limit", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_many_lines":{"level":"enforced","limit":-2}}}`, "needs a limit above 0"},
+		{"absent limit", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"line_too_long":{"level":"enforced"}}}`, "needs a limit above 0"},
+		{"negative tolerance", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"overlapping_cues":{"level":"enforced","limit":-1}}}`, "must not be negative"},
 		{"limit on a rule without one", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"empty_cue":{"level":"enforced","limit":3}}}`, "takes no limit"},
 		{"missing preset", "zoom.json", "", "zoom.json is missing"},
 	}

@@ -65,6 +65,11 @@ func Catalogue() []Rule {
 	}
 }
 
+// NeedsLimit reports whether r needs a limit above 0 to mean anything:
+// every threshold rule does but overlapping_cues, whose limit is a
+// tolerance (0, or none, counts any overlap).
+func NeedsLimit(r Rule) bool { return r.Unit() != "" && r.Code() != CodeOverlappingCues }
+
 // Lookup returns the catalogue's rule with the given code.
 func Lookup(code string) (Rule, bool) {
 	for _, r := range Catalogue() {

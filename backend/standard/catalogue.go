@@ -221,7 +221,7 @@ func validateClause(cl *ClauseSpec) error {
 		if !ok {
 			return fmt.Errorf("unknown rule %q", ch.Rule)
 		}
-		if r.Unit() != "" && ch.Limit <= 0 {
+		if rules.NeedsLimit(r) && ch.Limit <= 0 {
 			return fmt.Errorf("rule %q needs a positive limit in %s", ch.Rule, r.Unit())
 		}
 		if r.Unit() == "" && ch.Limit != 0 {
