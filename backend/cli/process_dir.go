@@ -38,12 +38,21 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 	if f.format != "table" && f.format != "json" && f.format != "junit" {
 		return usageError(env, "--format must be table, json or junit")
 	}
-	if _, err := eng.Presets().Lookup(f.preset); err != nil {
-		return usageError(env, "--preset: %v", err)
+	if err := eng.Validate(engine.Request{From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard}); err != nil {
+		msg := err.Error()
+		if e, ok := apperr.As(err); ok {
+			msg = e.Message
+		}
+		return usageError(env, "%s", msg)
 	}
 	files, err := captionFiles(dir)
 	if err != nil {
 		return usageError(env, "%v", err)
+	}
+	if len(files) == 0 {
+		// A gate that checked nothing must not pass: the folder is most
+		// likely the wrong one.
+		return usageError(env, "no caption files under %s", dir)
 	}
 	results := make([]fileResult, len(files))
 	progress := newProgress(env.Stderr, len(files))

@@ -96,12 +96,13 @@ func TestProcessDir(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	for name, content := range map[string]string{
-		"a/clean.srt":  sampleSRT,
-		"b/fast.srt":   fastSRT,
-		"notes.txt":    "not captions",
-		"data.json":    `{"unrelated": true}`,
-		"c/ir.json":    `{"version":1,"cues":[{"id":"1","startMs":0,"endMs":2000,"text":"Hello."}]}`,
-		"d/broken.vtt": "WEBVTT\n\nnothing here\n",
+		"a/clean.srt":     sampleSRT,
+		"b/fast.srt":      fastSRT,
+		"notes.txt":       "not captions",
+		"data.json":       `{"unrelated": true}`,
+		"c/ir.json":       `{"version":1,"cues":[{"id":"1","startMs":0,"endMs":2000,"text":"Hello."}]}`,
+		"d/broken.vtt":    "WEBVTT\n\nnothing here\n",
+		"empty/notes.txt": "no captions in this folder",
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -157,10 +158,26 @@ func TestProcessDir(t *testing.T) {
 			t.Errorf("exit = %d; want 0\n%s", code, out)
 		}
 	})
-	t.Run("bad format", func(t *testing.T) {
-		t.Parallel()
-		if code, _, _ := run(t, "", "process", dir, "--format", "xml"); code != 2 {
-			t.Errorf("exit = %d; want 2", code)
-		}
-	})
+	// Usage errors are refused once, before any file is read, naming what
+	// is wrong.
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"bad format", []string{"process", dir, "--format", "xml"}, "--format"},
+		{"unknown preset", []string{"process", dir, "--preset", "bogus"}, "preset"},
+		{"unknown fix profile", []string{"process", dir, "--fix-profile", "bogus"}, "fixProfile"},
+		{"unknown standard", []string{"process", dir, "--standard", "bogus"}, "standard"},
+		{"folder without captions", []string{"process", filepath.Join(dir, "empty")}, "no caption files"},
+		{"junit for one file", []string{"process", filepath.Join(dir, "a", "clean.srt"), "--format", "junit"}, "applies to a folder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, out, errOut := run(t, "", tc.args...)
+			if code != 2 || out != "" || !strings.Contains(errOut, tc.wantErr) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and a message naming %q", code, out, errOut, tc.wantErr)
+			}
+		})
+	}
 }

@@ -33,6 +33,15 @@ type options struct {
 }
 
 // resolve validates the request's names. Each failure is a
+// Validate checks req's preset, fix profile, standard and input format
+// without reading any file, so a caller with many files can refuse a bad
+// name once. It returns [apperr.BadRequest] with details.field naming the
+// first unknown one, as Process would.
+func (e *Engine) Validate(req Request) error {
+	_, err := e.resolve(req)
+	return err
+}
+
 // [apperr.BadRequest] whose details name the field.
 func (e *Engine) resolve(req Request) (options, error) {
 	var o options
