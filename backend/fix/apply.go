@@ -203,7 +203,7 @@ func (f *fixer) breakLongLines() {
 		if text == c.Text {
 			continue
 		}
-		f.record(codeLineTooLong, f.srcOf(i), ActionAddBreak, "added %d line break(s) inside over-long lines", lineCount(text)-lineCount(c.Text))
+		f.record(codeLineTooLong, f.srcOf(i), ActionAddBreak, "added %s inside over-long lines", nBreaks(lineCount(text)-lineCount(c.Text)))
 		c.Spans = remapSpans(c.Spans, ws)
 		c.Text = text
 		f.m[i] = scan(text)

@@ -102,7 +102,7 @@ func TestApply(t *testing.T) {
 			tg:      Targets{MaxCharsPerLine: 30, MaxLines: 2},
 			in:      []caption.Cue{cue("1", 0, 3000, "I went to the store and bought some apples today\nOK.", italic(20, 23))},
 			want:    []caption.Cue{cue("1", 0, 3000, "I went to the store\nand bought some apples today\nOK.", italic(20, 23))},
-			changes: []Change{{codeLineTooLong, 0, ActionAddBreak, "added 1 line break(s) inside over-long lines"}},
+			changes: []Change{{codeLineTooLong, 0, ActionAddBreak, "added 1 line break inside over-long lines"}},
 			unfixed: []unfixed{{codeTooManyLines, 0, 3}},
 		},
 		{
@@ -117,7 +117,7 @@ func TestApply(t *testing.T) {
 			tg:      Targets{MaxCharsPerLine: 42, MaxLines: 2},
 			in:      []caption.Cue{cue("1", 0, 3000, "This is a fairly long line of text that goes on\nok")},
 			want:    []caption.Cue{cue("1", 0, 3000, "This is a fairly long line\nof text that goes on ok")},
-			changes: []Change{{codeLineTooLong, 0, ActionRewrap, "re-wrapped 2 lines into 2"}},
+			changes: []Change{{codeLineTooLong, 0, ActionRewrap, "re-wrapped its 2 lines"}},
 		},
 		{
 			name: "sentences splits at the sentence end, not after Mr. or in 3.5", profile: AutoSplitSentences,

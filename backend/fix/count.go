@@ -1,6 +1,10 @@
 package fix
 
-import "github.com/captionqa/captionqa/backend/rules"
+import (
+	"strconv"
+
+	"github.com/captionqa/captionqa/backend/rules"
+)
 
 // chars counts text the one way every rule counts, [rules.Characters]. It
 // skips the grapheme segmenter for pure ASCII without a carriage return,
@@ -19,4 +23,17 @@ func chars(s string) int {
 		}
 	}
 	return n
+}
+
+// nLines is "1 line" or "n lines", for change messages.
+func nLines(n int) string { return counted(n, "line", "lines") }
+
+// nBreaks is "1 line break" or "n line breaks", for change messages.
+func nBreaks(n int) string { return counted(n, "line break", "line breaks") }
+
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

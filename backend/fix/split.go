@@ -125,7 +125,11 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 		if text == c.Text {
 			return nil
 		}
-		f.record(code, f.srcOf(i), ActionRewrap, "re-wrapped %d lines into %d", lines, lineCount(text))
+		if after := lineCount(text); after == lines {
+			f.record(code, f.srcOf(i), ActionRewrap, "re-wrapped its %s", nLines(lines))
+		} else {
+			f.record(code, f.srcOf(i), ActionRewrap, "re-wrapped %s into %s", nLines(lines), nLines(after))
+		}
 		c.Spans = remapSpans(c.Spans, ws)
 		c.Text = text
 		f.m[i] = scan(text)

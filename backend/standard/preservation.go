@@ -124,8 +124,12 @@ func presentationLost(src, out *caption.Track) []caption.Diagnostic {
 	var fs []caption.Diagnostic
 	lost := func(what string, n, m int) {
 		if n > 0 && m == 0 {
+			users := fmt.Sprintf("%d source cues use", n)
+			if n == 1 {
+				users = "1 source cue uses"
+			}
 			fs = append(fs, trackFinding("presentation_dropped", caption.SeverityWarning,
-				"%d source cues use %s and the delivery keeps none; check that no meaning depended on it", n, what))
+				"%s %s and the delivery keeps none; check that no meaning depended on it", users, what))
 		}
 	}
 	lost("italics", a.italic, b.italic)
