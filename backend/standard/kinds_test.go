@@ -116,10 +116,16 @@ func TestClauseKinds(t *testing.T) {
 		{"sound labels lower", "dcmp", "dcmp.soundeffects", nil, StatusPass, ""},
 		{"sound labels capitals", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[WAVES CRASHING]" }, StatusFail, "sound_label_case"},
 		{"sound labels proper noun?", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[Jack laughs]" }, StatusNotEvaluated, ""},
+		{"sound labels none", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery = generated(20, false) }, StatusNotEvaluated, ""},
+		{"sound effects not bracketed", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery = generated(20, false)
+			in.Delivery.Cues[3].Text = "*THUNDER RUMBLES*"
+		}, StatusNotEvaluated, ""},
 		// music
 		{"music balanced", "dcmp", "dcmp.music", nil, StatusPass, ""},
 		{"music unbalanced", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "♪ Row, row, row your boat" }, StatusFail, "music_symbol_unbalanced"},
 		{"music description", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "[♪ soft piano]" }, StatusPass, ""},
+		{"music none", "dcmp", "dcmp.music", func(in *Input) { in.Delivery = generated(20, false) }, StatusNotEvaluated, ""},
 		// case
 		{"case mixed", "dcmp", "dcmp.text.case", nil, StatusPass, ""},
 		{"case one shout", "dcmp", "dcmp.text.case", func(in *Input) {
