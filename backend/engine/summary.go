@@ -7,6 +7,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/preset"
+	"github.com/captionqa/captionqa/backend/rules"
 )
 
 // summarise writes the report's one or two sentences for a producer: the
@@ -61,8 +62,9 @@ func countHeld(ds []caption.Diagnostic, aided bool) int {
 
 func held(d caption.Diagnostic, aided bool) bool { return d.Severity == caption.SeverityError || aided }
 
-// topProblems names the most frequent problems, at most three, as
-// "reading speed high ×12, too many lines ×2".
+// topProblems names the most frequent problems, at most three, and how
+// many others there are, as "reading speed high ×12, too many lines ×2,
+// line too long ×1 and 3 others", so the counts add up to the total.
 func topProblems(ds []caption.Diagnostic) string {
 	count := map[string]int{}
 	for _, d := range ds {
@@ -78,11 +80,32 @@ func topProblems(ds []caption.Diagnostic) string {
 		}
 		return codes[i] < codes[j]
 	})
-	parts := make([]string, 0, 3)
-	for _, c := range codes[:min(3, len(codes))] {
-		parts = append(parts, fmt.Sprintf("%s ×%d", strings.ReplaceAll(c, "_", " "), count[c]))
+	shown := codes[:min(3, len(codes))]
+	parts := make([]string, 0, len(shown))
+	rest := len(ds)
+	for _, c := range shown {
+		parts = append(parts, fmt.Sprintf("%s ×%d", problemName(c), count[c]))
+		rest -= count[c]
 	}
-	return strings.Join(parts, ", ")
+	s := strings.Join(parts, ", ")
+	if rest > 0 {
+		s += " and " + plural(rest, "other", "others")
+	}
+	return s
+}
+
+// problemName is a code as a producer reads it: the code's words, but for
+// the few whose words would puzzle one.
+func problemName(code string) string {
+	switch code {
+	case caption.CodeEncodingNotUTF8:
+		return "text not in UTF-8"
+	case caption.CodeMissingWebVTTHeader:
+		return "missing WEBVTT header"
+	case rules.CodeStripStyling:
+		return "styling"
+	}
+	return strings.ReplaceAll(code, "_", " ")
 }
 
 // plural writes n with the singular or plural phrase.
