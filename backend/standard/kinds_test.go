@@ -188,3 +188,31 @@ func generated(n int, markers bool) *caption.Track {
 	}
 	return t
 }
+
+// TestSyncPairsOnlySameCues: a fix that splits one cue and removes another
+// leaves as many cues as before, but every cue after the split is another
+// one; pairing them by position would report moves that never happened.
+func TestSyncPairsOnlySameCues(t *testing.T) {
+	t.Parallel()
+	s := loadReal(t)
+	in := cleanInput("srt")
+	first := in.Source.Cues[0]
+	mid := first.StartMs + (first.EndMs-first.StartMs)/2
+	a, b := first, first
+	a.EndMs, a.Text = mid, "First half"
+	b.StartMs, b.Text = mid, "second half"
+	cues := append([]caption.Cue{a, b}, in.Source.Cues[1:len(in.Source.Cues)-1]...)
+	in.Delivery = track(cues...)
+	in.Reparse = &Reparse{Track: clone(in.Delivery)}
+	if len(in.Delivery.Cues) != len(in.Source.Cues) {
+		t.Fatalf("the edit should keep the count: %d and %d", len(in.Delivery.Cues), len(in.Source.Cues))
+	}
+	c := clauseOf(t, s, "en-301-549", "7.1.2-conversion", in)
+	if c.Status != StatusPass || len(c.Findings) != 0 {
+		t.Errorf("7.1.2 = %s %v; want pass without findings", c.Status, codes(c.Findings))
+	}
+	in.Reparse = nil
+	if c := clauseOf(t, s, "en-301-549", "7.1.2-conversion", in); c.Status != StatusNotEvaluated {
+		t.Errorf("without read-back: %s %v; want not_evaluated", c.Status, codes(c.Findings))
+	}
+}

@@ -2,6 +2,8 @@ package standard
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -23,7 +25,7 @@ func gradeSync(cl *ClauseSpec, p *input) outcome {
 			return notEvaluated(fmt.Sprintf("the written delivery reads back as %d cues, not %d, so cue times cannot be paired", len(rt.Cues), len(d.Cues)))
 		}
 		fs := drift(d, rt, d, limit, caption.SeverityError, "on conversion")
-		if s := p.Source; s != nil && len(s.Cues) == len(d.Cues) {
+		if s := p.Source; s != nil && sameCues(s, d) {
 			fs = append(fs, drift(s, d, d, limit, caption.SeverityInfo, "by fixes (an editorial change, not a conversion error)")...)
 		}
 		return settle(fs, "")
@@ -32,8 +34,8 @@ func gradeSync(cl *ClauseSpec, p *input) outcome {
 	if s == nil {
 		return notEvaluated("neither the source track nor the written delivery read back is available to compare cue times")
 	}
-	if len(s.Cues) != len(d.Cues) {
-		o := notEvaluated(fmt.Sprintf("fixes changed the number of cues (%d to %d) and the written delivery was not read back, so cue times cannot be paired; only the first start and last end were compared",
+	if !sameCues(s, d) {
+		o := notEvaluated(fmt.Sprintf("fixes changed the cues (%d before, %d after: split, merged or removed) and the written delivery was not read back, so cue times cannot be paired; only the first start and last end were compared",
 			len(s.Cues), len(d.Cues)))
 		if len(s.Cues) > 0 && len(d.Cues) > 0 {
 			first, last := s.Cues[0].StartMs-d.Cues[0].StartMs, s.Cues[len(s.Cues)-1].EndMs-d.Cues[len(d.Cues)-1].EndMs
@@ -60,6 +62,31 @@ func drift(a, b, at *caption.Track, limit int64, sev caption.Severity, how strin
 		}
 	}
 	return fs
+}
+
+// sameCues reports whether a and b hold the same cues in the same order,
+// times aside: as many, each with the same words. Only then can their
+// times be paired by position; a split and a removal elsewhere can leave
+// the count unchanged while every later cue is another one.
+func sameCues(a, b *caption.Track) bool {
+	if len(a.Cues) != len(b.Cues) {
+		return false
+	}
+	for i := range a.Cues {
+		if !sameWords(a.Cues[i].Text, b.Cues[i].Text) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameWords reports whether x and y read the same but for whitespace and
+// line breaks, which fixes change without changing the cue.
+func sameWords(x, y string) bool {
+	if x == y {
+		return true
+	}
+	return slices.Equal(strings.Fields(x), strings.Fields(y))
 }
 
 func abs(v int64) int64 {
