@@ -37,6 +37,9 @@ type cueText struct {
 	// problem describes the first markup problem and its byte offset.
 	problem    string
 	problemPos int
+	// reading is the first ruby reading (<rt> text), which Text leaves
+	// out.
+	reading string
 }
 
 // textParser runs the WebVTT cue text parsing rules; it is reused from cue
@@ -76,6 +79,9 @@ func (tp *textParser) parse(payload string) cueText {
 			return tp.finish(out)
 		case tokText:
 			if n := len(tp.stack); n > 0 && tp.stack[n-1].inRT {
+				if out.reading == "" {
+					out.reading = tok.value
+				}
 				continue
 			}
 			var style caption.Span

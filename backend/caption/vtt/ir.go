@@ -53,6 +53,12 @@ func irCue(tp *textParser, rc *rawCue, d *diagSink) caption.Cue {
 		line := rc.payloadLine + strings.Count(rc.payload[:ct.problemPos], "\n")
 		d.warnf(caption.CodeInvalidMarkup, line, "%s", ct.problem)
 	}
+	if ct.reading != "" {
+		// The model has no ruby: the reading survives only a WebVTT
+		// output, which writes the kept payload.
+		d.add(caption.CodeUnsupportedFeature, caption.SeverityInfo, rc.payloadLine,
+			"the ruby reading %q is not part of the cue text; only a WebVTT output keeps it", clip(ct.reading))
+	}
 	c := caption.Cue{
 		ID:         rc.id,
 		StartMs:    rc.start.ms,
