@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/preset"
+	"github.com/captionqa/captionqa/backend/rules"
 )
 
 // normalise applies what the preset's platform demands of every file,
@@ -23,9 +25,13 @@ import (
 // needs stripping, and its cues are copied at the first cue that does
 // (cue fields are replaced, never edited through, so the copy may share
 // the rest).
+//
+// A preset that keeps styling changes nothing, but the output format may
+// have no syntax for some of it: each cue whose spans carry such a
+// feature is reported (see [unwritten]).
 func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, []fix.Change) {
 	if !p.StripStyling {
-		return t, nil
+		return t, unwritten(t, p.Output)
 	}
 	if t.Styles != nil || t.Regions != nil || t.Ext != nil {
 		if !owned {
@@ -67,11 +73,47 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 				changes = make([]fix.Change, 0, max(len(t.Cues)/8, 4))
 			}
 			changes = append(changes, fix.Change{
-				Code: "strip_styling", CueIndex: i, Action: "strip",
+				Code: rules.CodeStripStyling, CueIndex: i, Action: "strip",
 				Message: "removed for this platform: " + strings.Join(removed[:n], ", "),
 			})
 		}
 		c.Spans, c.Voice, c.Style, c.Placement, c.Ext = nil, "", "", nil, nil
 	}
 	return t, changes
+}
+
+// unwritten reports each cue of t whose spans carry a feature the writer
+// of format f leaves out ([format.Unwritten]), such as a colour in
+// WebVTT: the delivery loses it, so the report says so.
+func unwritten(t *caption.Track, f string) []fix.Change {
+	var changes []fix.Change
+	var lost []string
+	for i := range t.Cues {
+		lost = lost[:0]
+		for k := range t.Cues[i].Spans {
+			lost = format.Unwritten(f, &t.Cues[i].Spans[k], lost)
+		}
+		if len(lost) == 0 {
+			continue
+		}
+		slices.Sort(lost)
+		changes = append(changes, fix.Change{
+			Code: rules.CodeStripStyling, CueIndex: i, Action: "strip",
+			Message: "left out, as " + formatTitle(f) + " cannot carry it: " + strings.Join(slices.Compact(lost), ", "),
+		})
+	}
+	return changes
+}
+
+// formatTitle is a format's name as editors write it.
+func formatTitle(f string) string {
+	switch f {
+	case format.SRT:
+		return "SRT"
+	case format.VTT:
+		return "WebVTT"
+	case format.TTML:
+		return "TTML"
+	}
+	return f
 }

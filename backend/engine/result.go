@@ -50,7 +50,8 @@ type Report struct {
 	Diagnostics []caption.Diagnostic `json:"diagnostics"`
 	// Fixes lists every change: those of the fix profile (cueIndex points
 	// at the source cue), then those of normalisation for the platform
-	// (strip_styling; cueIndex points at the output cue).
+	// (strip_styling: styling removed, or left out because the output
+	// format cannot carry it; cueIndex points at the output cue).
 	Fixes []fix.Change `json:"fixes"`
 	// Remaining lists the enforced problems still in the output; they are
 	// why a status is needs_attention.

@@ -1,0 +1,40 @@
+package format
+
+import "github.com/captionqa/captionqa/backend/caption"
+
+// Span features, as [Unwritten] names them in reports.
+const (
+	FeatureColour     = "colour"
+	FeatureBackground = "background colour"
+	FeatureClass      = "class"
+	FeatureLanguage   = "language"
+	FeatureSpeaker    = "speaker of a span"
+)
+
+// Unwritten appends to lost the features of sp that the writer of format
+// f has no syntax for and so leaves out: SRT keeps styles and a text
+// colour only; WebVTT cue text has no inline colour; TTML has no classes
+// and names a speaker per cue, not per span; the IR keeps everything.
+// TestUnwrittenMatchesWriters writes every feature in every format and
+// reads it back, so this table cannot drift from the writers.
+func Unwritten(f string, sp *caption.Span, lost []string) []string {
+	has := func(set bool, name string) {
+		if set {
+			lost = append(lost, name)
+		}
+	}
+	switch f {
+	case SRT:
+		has(sp.Background != "", FeatureBackground)
+		has(sp.Class != "", FeatureClass)
+		has(sp.Lang != "", FeatureLanguage)
+		has(sp.Voice != "", FeatureSpeaker)
+	case VTT:
+		has(sp.Color != "", FeatureColour)
+		has(sp.Background != "", FeatureBackground)
+	case TTML:
+		has(sp.Class != "", FeatureClass)
+		has(sp.Voice != "", FeatureSpeaker)
+	}
+	return lost
+}

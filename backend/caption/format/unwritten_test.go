@@ -1,0 +1,52 @@
+package format
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// TestUnwrittenMatchesWriters writes a cue with one span per feature in
+// every output format, reads it back, and checks that exactly the
+// features Unwritten names are gone.
+func TestUnwrittenMatchesWriters(t *testing.T) {
+	t.Parallel()
+	features := []struct {
+		name string
+		span caption.Span
+		kept func(caption.Span) bool
+	}{
+		{FeatureColour, caption.Span{Color: "#ff0000"}, func(s caption.Span) bool { return s.Color != "" }},
+		{FeatureBackground, caption.Span{Background: "#000000"}, func(s caption.Span) bool { return s.Background != "" }},
+		{FeatureClass, caption.Span{Class: "loud"}, func(s caption.Span) bool { return s.Class != "" }},
+		{FeatureLanguage, caption.Span{Lang: "fr"}, func(s caption.Span) bool { return s.Lang != "" }},
+		{FeatureSpeaker, caption.Span{Voice: "Ann"}, func(s caption.Span) bool { return s.Voice != "" }},
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, ft := range features {
+			t.Run(f+"/"+ft.name, func(t *testing.T) {
+				t.Parallel()
+				sp := ft.span
+				sp.Start, sp.End = 0, 5
+				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
+					{ID: "1", StartMs: 1000, EndMs: 3000, Text: "Hello there", Spans: []caption.Span{sp}},
+				}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil || len(out.Cues) != 1 {
+					t.Fatalf("read back: %v, %+v", err, out)
+				}
+				kept := slices.ContainsFunc(out.Cues[0].Spans, ft.kept)
+				lost := slices.Contains(Unwritten(f, &sp, nil), ft.name)
+				if kept == lost {
+					t.Errorf("%s: the writer keeps it: %v; Unwritten says it is lost: %v\n%s", ft.name, kept, lost, buf.String())
+				}
+			})
+		}
+	}
+}
