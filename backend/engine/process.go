@@ -176,7 +176,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 		}
 	}
 	out, stripped := normalise(t, p, owned)
-	changes = append(nonNil(changes), stripped...)
+	changes = append(append(nonNil(changes), readerRepairs(in.structural, out, p.Output)...), stripped...)
 	var buf strings.Builder
 	// The output is about the size of the input; growing by doubling
 	// would copy a 4 MiB delivery several times.

@@ -44,14 +44,18 @@ type Report struct {
 	Encoding     string `json:"encoding"`
 	InputCues    int    `json:"inputCues"`
 	OutputCues   int    `json:"outputCues"`
-	// Diagnostics are the problems of the input: what the reader met and
-	// what every rule of the preset found, enforced rules with severity
-	// "error", suggestions with "warning".
+	// Diagnostics are the problems of the input: what the reader met, with
+	// the reader's severity (error: content left out; warning: the file
+	// breaks its format's rules but was read; info), then what every rule
+	// of the preset found, enforced rules with severity "error",
+	// suggestions with "warning".
 	Diagnostics []caption.Diagnostic `json:"diagnostics"`
 	// Fixes lists every change: those of the fix profile (cueIndex points
 	// at the source cue), then those of normalisation for the platform
-	// (strip_styling: styling removed, or left out because the output
-	// format cannot carry it; cueIndex points at the output cue).
+	// (cueIndex points at the output cue, and is absent for the file as a
+	// whole): what writing repairs of the problems the reader read past,
+	// and strip_styling, styling removed or left out because the output
+	// format cannot carry it.
 	Fixes []fix.Change `json:"fixes"`
 	// Remaining lists the enforced problems still in the output; they are
 	// why a status is needs_attention.

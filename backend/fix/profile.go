@@ -86,11 +86,16 @@ type Targets struct {
 	SkipUnfixed bool
 }
 
+// FileLevel is the [Change.CueIndex] of a change to the file as a whole.
+const FileLevel = -1
+
 // Change is one edit a fix made.
 type Change struct {
 	// Code is the rule code the change addresses (e.g. reading_speed_high).
 	Code string `json:"code"`
-	// CueIndex is the index of the cue in the track given to [Apply].
+	// CueIndex is the index of the cue in the track given to [Apply], or
+	// [FileLevel] for a change to the file as a whole (its header, its
+	// encoding), which JSON writes without cueIndex.
 	CueIndex int `json:"cueIndex"`
 	// Action is what was done: one of the Action constants.
 	Action string `json:"action"`

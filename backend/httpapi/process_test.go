@@ -30,6 +30,17 @@ func TestProcessScenarios(t *testing.T) {
 		wantField  string // details.field of a 400
 		check      func(t *testing.T, m map[string]any)
 	}{
+		{name: "a repair of the whole file has no cue", secret: pro, file: "1\n00:00:01,000 --> 00:00:02,000\nCaf\xe9 au lait.\n",
+			wantStatus: 200, check: func(t *testing.T, m map[string]any) {
+				fixes, _ := m["report"].(map[string]any)["fixes"].([]any)
+				if len(fixes) != 1 {
+					t.Fatalf("fixes = %v; want the text re-encoded", fixes)
+				}
+				f, _ := fixes[0].(map[string]any)
+				if _, ok := f["cueIndex"]; ok || f["action"] != "reencode" {
+					t.Errorf("fix = %v; want reencode without cueIndex", f)
+				}
+			}},
 		{name: "ready", secret: pro, file: readySRT, wantStatus: 200, check: func(t *testing.T, m map[string]any) {
 			wantFields(t, m, map[string]any{"deliveryStatus": "ready", "aidedStatus": "ready", "explainAvailable": false})
 			if _, ok := m["explainSkippedReason"]; ok {

@@ -69,7 +69,8 @@ export interface Diagnostic {
 
 export interface Change {
   code: string;
-  cueIndex: number;
+  /** Absent for a change to the file as a whole (header, encoding). */
+  cueIndex?: number;
   action: string;
   message: string;
 }

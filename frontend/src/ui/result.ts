@@ -173,7 +173,7 @@ function fixesView(fixes: Change[]): HTMLElement {
   return h(
     "ol",
     { id: "fixes", class: "fixes" },
-    ...fixes.map((f) => h("li", null, h("code", null, f.action), " ", h("span", { class: "muted" }, `cue #${f.cueIndex + 1} · ${f.code}`), ` — ${f.message}`)),
+    ...fixes.map((f) => h("li", null, h("code", null, f.action), " ", h("span", { class: "muted" }, `${f.cueIndex === undefined ? "whole file" : `cue #${f.cueIndex + 1}`} · ${f.code}`), ` — ${f.message}`)),
   );
 }
 
