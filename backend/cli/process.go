@@ -17,10 +17,10 @@ import (
 // enforced problems, so a pipeline can gate on it.
 const ExitNeedsAttention = 3
 
-const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--out FILE] [--format table|json|junit]"
+const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--out FILE] [--format table|json|junit]"
 
 type processFlags struct {
-	preset, profile, standard, from, out, format string
+	preset, profile, standard, language, from, out, format string
 }
 
 // runProcess checks one caption file and prints the process result as
@@ -31,6 +31,7 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs.StringVar(&f.preset, "preset", "youtube", "platform preset: youtube, tiktok, html5, generic, lms, instagram-reels, linkedin, vimeo, facebook, zoom, developer-json")
 	fs.StringVar(&f.profile, "fix-profile", "warn-only", "fix profile: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps")
 	fs.StringVar(&f.standard, "standard", "", "grade against a standard: wcag-2.1-aa, en-301-549, fcc-79.1, dcmp")
+	fs.StringVar(&f.language, "language", "", "the captions' language as a BCP 47 tag (e.g. en-GB), for files that declare none")
 	fs.StringVar(&f.from, "from", "", "input format (default: detected)")
 	fs.StringVar(&f.out, "out", "", "also write the delivery file here (FILE mode only)")
 	fs.StringVar(&f.format, "format", "table", "DIR mode output: table, json or junit")
@@ -73,7 +74,7 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 	if err != nil {
 		return usageError(env, "%v", err)
 	}
-	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard})
+	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language})
 	if err != nil {
 		return printError(env, err)
 	}

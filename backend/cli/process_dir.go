@@ -38,7 +38,7 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 	if f.format != "table" && f.format != "json" && f.format != "junit" {
 		return usageError(env, "--format must be table, json or junit")
 	}
-	if err := eng.Validate(engine.Request{From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard}); err != nil {
+	if err := eng.Validate(engine.Request{From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language}); err != nil {
 		msg := err.Error()
 		if e, ok := apperr.As(err); ok {
 			msg = e.Message
@@ -103,7 +103,7 @@ func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f pro
 		r.Status, r.Error, r.Summary = statusFailed, "read_failed", err.Error()
 		return r
 	}
-	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard})
+	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language})
 	if err != nil {
 		r.Status, r.Summary = statusFailed, err.Error()
 		r.Error = apperr.KindOf(err).Code()

@@ -18,6 +18,7 @@ type goldenRequest struct {
 	FixProfile string `json:"fixProfile"`
 	Standard   string `json:"standard"`
 	From       string `json:"from"`
+	Language   string `json:"language"`
 	// Note says what the case shows; it is not sent to the engine.
 	Note string `json:"note"`
 }
@@ -65,7 +66,7 @@ func runGolden(t *testing.T, eng *Engine, dir string) {
 	}
 	res, procErr := eng.Process(context.Background(), Request{
 		Filename: filepath.Base(inputs[0]), Data: data, From: req.From,
-		Preset: req.Preset, FixProfile: req.FixProfile, Standard: req.Standard,
+		Preset: req.Preset, FixProfile: req.FixProfile, Standard: req.Standard, Language: req.Language,
 	})
 	var got any
 	var output, ext string

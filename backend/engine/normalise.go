@@ -127,6 +127,8 @@ const (
 	actionRewriteTime  = "rewrite_time"
 	actionWriteHeader  = "write_header"
 	actionReencode     = "reencode"
+	// actionSetLanguage declares the language the request gave.
+	actionSetLanguage = "set_language"
 )
 
 // readerRepairs reports what writing the output repairs of the problems

@@ -11,6 +11,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/fix"
+	"github.com/captionqa/captionqa/backend/rules"
 	"github.com/captionqa/captionqa/backend/standard"
 )
 
@@ -177,6 +178,14 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	}
 	out, stripped := normalise(t, p, owned)
 	changes = append(append(nonNil(changes), readerRepairs(in.structural, out, p.Output)...), stripped...)
+	if lang := in.opts.language; lang != "" && strings.TrimSpace(out.Language) == "" {
+		// A shallow copy: out may be the source itself (warn-only).
+		declared := *out
+		declared.Language = lang
+		out = &declared
+		changes = append(changes, fix.Change{Code: rules.CodeMissingLanguageTag, CueIndex: fix.FileLevel,
+			Action: actionSetLanguage, Message: fmt.Sprintf("the delivery declares the language %q the request gave", lang)})
+	}
 	var buf strings.Builder
 	// The output is about the size of the input; growing by doubling
 	// would copy a 4 MiB delivery several times.

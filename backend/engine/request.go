@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/preset"
@@ -23,6 +24,10 @@ type Request struct {
 	FixProfile string
 	// Standard names a standard to grade against; "" grades none.
 	Standard string
+	// Language is the BCP 47 tag of the captions' language, for a file
+	// that declares none (SRT cannot): the delivery then declares it.
+	// A language the file declares is kept. "" adds none.
+	Language string
 }
 
 // options is a validated request.
@@ -30,6 +35,7 @@ type options struct {
 	preset   *preset.Preset
 	profile  fix.Profile
 	standard *standard.Catalogue
+	language string
 }
 
 // resolve validates the request's names. Each failure is a
@@ -62,6 +68,11 @@ func (e *Engine) resolve(req Request) (options, error) {
 			return o, badField("from", err)
 		}
 	}
+	if req.Language != "" && !caption.IsLanguageTag(req.Language) {
+		return o, apperr.New(apperr.BadRequest, "language: %q is not a BCP 47 language tag such as en or pt-BR", req.Language).
+			WithDetail("field", "language")
+	}
+	o.language = req.Language
 	return o, nil
 }
 

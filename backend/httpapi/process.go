@@ -150,6 +150,8 @@ func (f *processForm) readPart(part *multipart.Part, haveFile *bool, size int64)
 		dst = &f.req.FixProfile
 	case "standard":
 		dst = &f.req.Standard
+	case "language":
+		dst = &f.req.Language
 	case "includeExplain":
 	default:
 		if _, err := io.Copy(io.Discard, part); err != nil {

@@ -72,6 +72,14 @@ func TestProcessScenarios(t *testing.T) {
 		{name: "unknown preset", secret: pro, file: readySRT, fields: map[string]string{"preset": "myspace"}, wantStatus: 400, wantCode: "bad_request", wantField: "preset"},
 		{name: "unknown standard", secret: pro, file: readySRT, fields: map[string]string{"standard": "iso-0"}, wantStatus: 400, wantCode: "bad_request", wantField: "standard"},
 		{name: "unknown fix profile", secret: pro, file: readySRT, fields: map[string]string{"fixProfile": "magic"}, wantStatus: 400, wantCode: "bad_request", wantField: "fixProfile"},
+		{name: "not a language tag", secret: pro, file: readySRT, fields: map[string]string{"language": "en_GB"}, wantStatus: 400, wantCode: "bad_request", wantField: "language"},
+		{name: "language given for lms", secret: pro, file: readySRT, fields: map[string]string{"preset": "lms", "language": "en-GB"}, wantStatus: 200,
+			check: func(t *testing.T, m map[string]any) {
+				wantFields(t, m, map[string]any{"deliveryStatus": "will_adapt"})
+				if out, _ := m["output"].(string); !strings.Contains(out, `xml:lang="en-GB"`) {
+					t.Errorf("output does not declare en-GB:\n%s", out)
+				}
+			}},
 		{name: "bad includeExplain", secret: pro, file: readySRT, fields: map[string]string{"includeExplain": "maybe"}, wantStatus: 400, wantCode: "bad_request", wantField: "includeExplain"},
 		{name: "engine size limit", secret: pro, file: strings.Repeat(readySRT, 100), wantStatus: 413, wantCode: "payload_too_large"},
 	}

@@ -175,32 +175,12 @@ func (p *parser) infoLine(key, value string, n int) {
 	case "language":
 		// Some tools write locale names ("en_US") where BCP 47 has hyphens.
 		value = strings.ReplaceAll(value, "_", "-")
-		if !isLanguageTag(value) {
+		if !caption.IsLanguageTag(value) {
 			p.d.Warn(caption.CodeInvalidSetting, n, "Language %q is not a BCP 47 tag and was ignored", clip(value))
 			return
 		}
 		p.t.Language = value
 	}
-}
-
-// isLanguageTag checks the shape of a BCP 47 tag: subtags of 1 to 8
-// letters or digits joined by hyphens, the first of 2 to 8 letters.
-func isLanguageTag(s string) bool {
-	if s == "" || len(s) > 35 {
-		return false
-	}
-	for i, sub := range strings.Split(s, "-") {
-		if len(sub) < 1 || len(sub) > 8 || (i == 0 && len(sub) < 2) {
-			return false
-		}
-		for _, c := range []byte(sub) {
-			letter := c|0x20 >= 'a' && c|0x20 <= 'z'
-			if !letter && (i == 0 || c < '0' || c > '9') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // infoKeyName spells a lower-case [Script Info] key as scripts write it.
