@@ -100,6 +100,7 @@ function processForm(input: ProcessInput): FormData {
   f.append("preset", input.preset);
   f.append("fixProfile", input.fixProfile);
   if (input.standard) f.append("standard", input.standard);
+  if (input.language) f.append("language", input.language);
   return f;
 }
 

@@ -219,4 +219,6 @@ export interface ProcessInput {
   preset: Preset;
   fixProfile: FixProfile;
   standard: StandardId | "";
+  /** language is a BCP 47 tag for a file that declares none; "" sends none. */
+  language: string;
 }

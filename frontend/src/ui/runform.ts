@@ -1,5 +1,6 @@
 // The run form shared by Run QA (signed in) and the quick converter
-// (signed out): drop zone + file picker, preset, fix profile, standard.
+// (signed out): drop zone + file picker, preset, fix profile, standard,
+// and the captions' language for files that declare none.
 
 import { FIX_PROFILES, PRESETS, STANDARDS, type FixProfile, type Preset, type ProcessInput, type StandardId } from "../api/types";
 import { h, replace } from "../dom";
@@ -10,11 +11,12 @@ export interface RunFormState {
   preset: Preset;
   fixProfile: FixProfile;
   standard: StandardId | "";
+  language: string;
   busy: boolean;
 }
 
 export function newRunFormState(): RunFormState {
-  return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", busy: false };
+  return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", language: "", busy: false };
 }
 
 const MAX_BYTES = 4_456_448;
@@ -68,12 +70,30 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
     (v) => (v === "" ? "None" : STANDARD_LABELS[v as StandardId] ?? v),
     (v) => (state.standard = v as StandardId | ""),
   );
+  const langInput = h("input", {
+    id: "qa-language",
+    name: "qa-language",
+    type: "text",
+    value: state.language,
+    placeholder: "e.g. en-GB",
+    autocomplete: "off",
+    spellcheck: false,
+    "aria-describedby": "qa-language-hint",
+    oninput: () => (state.language = langInput.value.trim()),
+  });
+  const lang = h(
+    "div",
+    { class: "field" },
+    h("label", { for: "qa-language" }, "Language (optional)"),
+    langInput,
+    h("span", { id: "qa-language-hint", class: "muted small" }, "For files that declare none, such as SRT; LMS needs one."),
+  );
   const run = h("button", { id: "qa-run", type: "submit", class: "button primary" }, "Run QA");
   const form = h(
     "form",
     { id: "qa-form", class: "run-form", "aria-label": "Run caption QA", novalidate: true },
     drop,
-    h("div", { class: "form-row" }, preset, fix, std),
+    h("div", { class: "form-row" }, preset, fix, std, lang),
     h("div", { class: "form-actions" }, run, h("span", { id: "qa-busy", class: "muted", role: "status" })),
   );
   form.addEventListener("submit", (e) => {
@@ -84,7 +104,7 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
       input.focus();
       return;
     }
-    submit({ file: state.file, preset: state.preset, fixProfile: state.fixProfile, standard: state.standard });
+    submit({ file: state.file, preset: state.preset, fixProfile: state.fixProfile, standard: state.standard, language: state.language });
   });
   return form;
 }
