@@ -157,14 +157,8 @@ func TestDeclaredLengthRefusedBeforeBody(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	pro := ts.pro("pro@example.com")
-	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
-	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: multipart/form-data; boundary=b\r\nContent-Length: %d\r\n\r\n--b\r\n", pro, 4_456_449)
+	conn := ts.rawProcess(pro, "multipart/form-data; boundary=b", 4_456_449)
+	fmt.Fprint(conn, "--b\r\n")
 	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
 	if err != nil {
 		t.Fatalf("no response before the body was sent: %v", err)
@@ -318,14 +312,7 @@ func TestQuotaNothingHeldWhileRunning(t *testing.T) {
 	}
 	body, ctype := form(t, readySRT, nil)
 	raw := body.Bytes()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"+
-		"Content-Type: %s\r\nContent-Length: %d\r\n\r\n", free, ctype, len(raw))
+	conn := ts.rawProcess(free, ctype, len(raw))
 	half := len(raw) / 2
 	if _, err := conn.Write(raw[:half]); err != nil {
 		t.Fatal(err)
@@ -373,4 +360,21 @@ func TestRateLimited(t *testing.T) {
 	if r := ts.get("/api/v1/me", pro); r.status != 200 {
 		t.Errorf("after the wait: %d %s", r.status, r.body)
 	}
+}
+
+// rawProcess opens a connection of its own to the server and sends the
+// head of a process request declaring length bytes of body, which the
+// caller then writes (or not) as it pleases. The connection closes when
+// the test ends.
+func (ts *testServer) rawProcess(secret, ctype string, length int) net.Conn {
+	ts.t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(ts.URL, "http://"))
+	if err != nil {
+		ts.t.Fatal(err)
+	}
+	ts.t.Cleanup(func() { conn.Close() })
+	_ = conn.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(conn, "POST /api/v1/process HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"+
+		"Content-Type: %s\r\nContent-Length: %d\r\n\r\n", secret, ctype, length)
+	return conn
 }
