@@ -34,10 +34,10 @@ func TestApplyLinear(t *testing.T) {
 		t.Skip("scaling check: skipped in -short mode")
 	}
 	build := func(n int) *caption.Track { return genTrack(rand.New(rand.NewPCG(uint64(n), 1)), n) }
-	if res := Apply(build(500), AutoSplitCPS, netflix); len(res.Changes) == 0 {
+	if res := Apply(build(250), AutoSplitCPS, netflix); len(res.Changes) == 0 {
 		t.Fatal("the generated track should need fixes")
 	}
-	scaling.Linear(t, 500, build, func(in *caption.Track) { Apply(in, AutoSplitCPS, netflix) })
+	scaling.Linear(t, 250, build, func(in *caption.Track) { Apply(in, AutoSplitCPS, netflix) })
 }
 
 // realistic are the targets of [BenchmarkApplyRealistic]: the youtube

@@ -21,14 +21,14 @@ func TestLinearTime(t *testing.T) {
 		n     int // the smaller size checked
 		build func(n int) string
 	}{
-		{"unclosed braces", 1 << 15, func(n int) string { return head + event + strings.Repeat("{", n) }},
-		{"backslashes", 1 << 15, func(n int) string { return head + event + strings.Repeat(`\`, n) }},
-		{"many tags", 1 << 9, func(n int) string { return head + event + strings.Repeat(`{\i1}a{\i0\b1\c&H0000FF&}b`, n) }},
-		{"nested parens", 1 << 14, func(n int) string { return head + event + "{" + strings.Repeat(`\t(`, n) + "}x" }},
-		{"drawing", 1 << 13, func(n int) string { return head + event + `{\p1}` + strings.Repeat("m 0 0 l 1 1 ", n) }},
-		{"spaces around breaks", 1 << 11, func(n int) string { return head + event + strings.Repeat(` \N `, n) }},
-		{"many events", 400, func(n int) string { return head + strings.Repeat(event+"text, with commas\n", n) }},
-		{"styles and unknown style names interleaved", 150, func(n int) string {
+		{"unclosed braces", 1 << 14, func(n int) string { return head + event + strings.Repeat("{", n) }},
+		{"backslashes", 1 << 14, func(n int) string { return head + event + strings.Repeat(`\`, n) }},
+		{"many tags", 1 << 8, func(n int) string { return head + event + strings.Repeat(`{\i1}a{\i0\b1\c&H0000FF&}b`, n) }},
+		{"nested parens", 1 << 13, func(n int) string { return head + event + "{" + strings.Repeat(`\t(`, n) + "}x" }},
+		{"drawing", 1 << 12, func(n int) string { return head + event + `{\p1}` + strings.Repeat("m 0 0 l 1 1 ", n) }},
+		{"spaces around breaks", 1 << 10, func(n int) string { return head + event + strings.Repeat(` \N `, n) }},
+		{"many events", 200, func(n int) string { return head + strings.Repeat(event+"text, with commas\n", n) }},
+		{"styles and unknown style names interleaved", 75, func(n int) string {
 			var b strings.Builder
 			b.WriteString(head)
 			for i := range n {
@@ -37,7 +37,7 @@ func TestLinearTime(t *testing.T) {
 			}
 			return b.String()
 		}},
-		{"long section header", 1 << 17, func(n int) string { return strings.Repeat("[", n) }},
+		{"long section header", 1 << 16, func(n int) string { return strings.Repeat("[", n) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

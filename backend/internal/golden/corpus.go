@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
@@ -45,33 +44,6 @@ func ReadCorpus(tb testing.TB, rel string) []byte {
 func ParseCorpus(tb testing.TB, parse ParseFunc, rel string) (*caption.Track, []caption.Diagnostic) {
 	tb.Helper()
 	return MustParse(tb, parse, ReadCorpus(tb, rel))
-}
-
-// ParseWithin reads input with parse like MustParse and reports a parse
-// slower than budget. The race detector's instrumentation and a busy test
-// machine are not the reader's cost, so the budget is ten times larger
-// under -race and the best of up to three runs counts.
-func ParseWithin(tb testing.TB, parse ParseFunc, input []byte, budget time.Duration) (*caption.Track, []caption.Diagnostic) {
-	tb.Helper()
-	if raceEnabled {
-		budget *= 10
-	}
-	var (
-		tr    *caption.Track
-		diags []caption.Diagnostic
-		best  time.Duration
-	)
-	for run := 0; run < 3 && (run == 0 || best > budget); run++ {
-		begin := time.Now()
-		tr, diags = MustParse(tb, parse, input)
-		if d := time.Since(begin); run == 0 || d < best {
-			best = d
-		}
-	}
-	if best > budget {
-		tb.Errorf("parsing %d bytes took %v; want under %v", len(input), best, budget)
-	}
-	return tr, diags
 }
 
 // AstisubCase is what go-astisub's tests assert about reading one of its

@@ -28,17 +28,18 @@ func TestLinear(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		name     string
+		n        int
 		steps    func(n int) int // work done for an input of size n
 		wantFail bool
 	}{
-		{"linear", func(n int) int { return work(n, 40) }, false},
-		{"linear with a fixed cost", func(n int) int { return work(n, 40) + work(20_000, 40) }, false},
-		{"quadratic", func(n int) int { return work(n, n/800) }, true},
+		{"linear", 20_000, func(n int) int { return work(n, 40) }, false},
+		{"linear with a fixed cost", 20_000, func(n int) int { return work(n, 40) + work(20_000, 40) }, false},
+		{"quadratic", 5_000, func(n int) int { return work(n, n/400) }, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &recorder{TB: t}
-			Linear(r, 20_000, func(n int) int { return n }, func(n int) { sink += tt.steps(n) })
+			Linear(r, tt.n, func(n int) int { return n }, func(n int) { sink += tt.steps(n) })
 			if r.failed != tt.wantFail {
 				t.Errorf("failed = %v, want %v", r.failed, tt.wantFail)
 			}
