@@ -10,7 +10,6 @@ import (
 
 // Actions of the changes normalisation records for what the reader met.
 const (
-	actionReorder      = "reorder"
 	actionRepairMarkup = "repair_markup"
 	actionRewriteTime  = "rewrite_time"
 	actionWriteHeader  = "write_header"
@@ -23,44 +22,54 @@ const (
 // the reader met and read past (structural, rules-reference 7.2): the
 // cues it put in time order, the markup and time stamps it read despite
 // their syntax, the missing WebVTT header and a text encoding other than
-// UTF-8. Each is a change of the output cue it concerns (the last cue of
-// out starting at or before the problem's line), or of the whole file.
-// Content the reader had to drop is not repaired, so not reported here.
-func readerRepairs(structural []caption.Diagnostic, out *caption.Track, f string) []fix.Change {
+// UTF-8. Each is a change of the output cue that holds the source cue the
+// problem is in, or of the whole file. A problem in a cue the fixes
+// removed is not reported: the removal is. Content the reader had to drop
+// is not repaired, so not reported either.
+func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, f string) []fix.Change {
 	var changes []fix.Change
-	var byLine []int // out's cue indices by source line, built when needed
-	cueAt := func(line int) int {
-		bySourceLine := func(i, l int) int { return out.Cues[i].SourceLine - l }
+	var byLine []int      // src's cue indices by source line, built when needed
+	var outOf map[int]int // the first output cue of each source line
+	// cueAt returns the output cue holding the source cue that contains
+	// line (the last one starting at or before it), FileLevel when line
+	// comes before every cue, and ok false when the fixes removed it.
+	cueAt := func(line int) (int, bool) {
 		if byLine == nil {
-			byLine = make([]int, len(out.Cues))
+			byLine = make([]int, len(src.Cues))
 			for i := range byLine {
 				byLine[i] = i
 			}
-			// Stable: among cues of one line (a split cue's pieces), the
-			// first comes first.
-			slices.SortStableFunc(byLine, func(a, b int) int { return out.Cues[a].SourceLine - out.Cues[b].SourceLine })
+			slices.SortStableFunc(byLine, func(a, b int) int { return src.Cues[a].SourceLine - src.Cues[b].SourceLine })
+			outOf = make(map[int]int, len(out.Cues))
+			for i := len(out.Cues) - 1; i >= 0; i-- {
+				outOf[out.Cues[i].SourceLine] = i
+			}
 		}
-		past, _ := slices.BinarySearchFunc(byLine, line+1, bySourceLine)
+		past, _ := slices.BinarySearchFunc(byLine, line+1, func(i, l int) int { return src.Cues[i].SourceLine - l })
 		if past == 0 {
-			return fix.FileLevel
+			return fix.FileLevel, true
 		}
-		first, _ := slices.BinarySearchFunc(byLine, out.Cues[byLine[past-1]].SourceLine, bySourceLine)
-		return byLine[first]
+		i, ok := outOf[src.Cues[byLine[past-1]].SourceLine]
+		return i, ok
 	}
 	for _, d := range structural {
 		if d.Severity == caption.SeverityError {
 			continue
 		}
 		c := fix.Change{Code: d.Code, CueIndex: fix.FileLevel}
+		ok := true
 		switch d.Code {
 		case caption.CodeCuesOutOfOrder:
-			c.CueIndex, c.Action = cueAt(d.Line), actionReorder
+			c.Action = fix.ActionReorder
+			c.CueIndex, ok = cueAt(d.Line)
 			c.Message = "written in start order: the file had this cue out of order"
 		case caption.CodeInvalidMarkup:
-			c.CueIndex, c.Action = cueAt(d.Line), actionRepairMarkup
+			c.Action = actionRepairMarkup
+			c.CueIndex, ok = cueAt(d.Line)
 			c.Message = "markup written well-formed; the file had: " + d.Message
 		case caption.CodeInvalidTimestamp:
-			c.CueIndex, c.Action = cueAt(d.Line), actionRewriteTime
+			c.Action = actionRewriteTime
+			c.CueIndex, ok = cueAt(d.Line)
 			c.Message = "times written in " + formatTitle(f) + "'s own syntax; the file had: " + d.Message
 		case caption.CodeMissingWebVTTHeader:
 			c.Action = actionWriteHeader
@@ -74,7 +83,9 @@ func readerRepairs(structural []caption.Diagnostic, out *caption.Track, f string
 		default:
 			continue
 		}
-		changes = append(changes, c)
+		if ok {
+			changes = append(changes, c)
+		}
 	}
 	return changes
 }

@@ -25,8 +25,9 @@ type Request struct {
 	// Standard names a standard to grade against; "" grades none.
 	Standard string
 	// Language is the BCP 47 tag of the captions' language, for a file
-	// that declares none (SRT cannot): the delivery then declares it.
-	// A language the file declares is kept. "" adds none.
+	// that declares none (SRT cannot): a delivery whose format can
+	// declare one (WebVTT, TTML, the IR; not SRT) then does. A language
+	// the file declares is kept. "" adds none.
 	Language string
 }
 
@@ -38,16 +39,16 @@ type options struct {
 	language string
 }
 
-// resolve validates the request's names. Each failure is a
-// Validate checks req's preset, fix profile, standard and input format
-// without reading any file, so a caller with many files can refuse a bad
-// name once. It returns [apperr.BadRequest] with details.field naming the
-// first unknown one, as Process would.
+// Validate checks req's preset, fix profile, standard, input format and
+// language without reading any file, so a caller with many files can
+// refuse a bad one once. It returns [apperr.BadRequest] with details.field
+// naming the first bad one, as Process would.
 func (e *Engine) Validate(req Request) error {
 	_, err := e.resolve(req)
 	return err
 }
 
+// resolve validates the request's names and language. Each failure is a
 // [apperr.BadRequest] whose details name the field.
 func (e *Engine) resolve(req Request) (options, error) {
 	var o options

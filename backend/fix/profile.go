@@ -97,7 +97,8 @@ type Change struct {
 	// [FileLevel] for a change to the file as a whole (its header, its
 	// encoding), which JSON writes without cueIndex.
 	CueIndex int `json:"cueIndex"`
-	// Action is what was done: one of the Action constants.
+	// Action is what was done: one of the Action constants here, or one
+	// of the engine's normalisation (strip, repair_markup, ...).
 	Action string `json:"action"`
 	// Message says what changed in words an editor understands
 	// ("split into 2 cues at the sentence end", "end moved from

@@ -38,3 +38,9 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 	}
 	return lost
 }
+
+// CarriesLanguage reports whether the writer of format f declares the
+// track's language: WebVTT in its header, TTML as xml:lang, the IR as a
+// field. SRT has no place for one. TestCarriesLanguageMatchesWriters
+// checks it against every writer.
+func CarriesLanguage(f string) bool { return f != SRT }

@@ -50,3 +50,23 @@ func TestUnwrittenMatchesWriters(t *testing.T) {
 		}
 	}
 }
+
+// TestCarriesLanguageMatchesWriters writes a track with a language in
+// every output format and reads it back.
+func TestCarriesLanguageMatchesWriters(t *testing.T) {
+	t.Parallel()
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		in := &caption.Track{Version: caption.Version, Language: "pt-BR", Cues: []caption.Cue{{ID: "1", StartMs: 1000, EndMs: 3000, Text: "Olá"}}}
+		var buf bytes.Buffer
+		if err := Write(f, &buf, in); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := Parse(f, &buf)
+		if err != nil {
+			t.Fatalf("%s: read back: %v", f, err)
+		}
+		if kept := out.Language == "pt-BR"; kept != CarriesLanguage(f) {
+			t.Errorf("%s: the language read back is %q; CarriesLanguage says %v", f, out.Language, CarriesLanguage(f))
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/fix"
+)
+
+func TestReaderRepairs(t *testing.T) {
+	t.Parallel()
+	cue := func(line int, text string) caption.Cue { return caption.Cue{SourceLine: line, Text: text} }
+	// The source: cues from lines 1, 5 and 9, in time order.
+	src := &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(5, "b"), cue(9, "c")}}
+	diag := func(code string, sev caption.Severity, line int) caption.Diagnostic {
+		return caption.Diagnostic{Code: code, Severity: sev, Line: line, Message: "m"}
+	}
+	tests := []struct {
+		name    string
+		out     *caption.Track
+		diag    caption.Diagnostic
+		format  string
+		want    int // cue index of the one change; fix.FileLevel for the file
+		wantNil bool
+	}{
+		{"markup inside a cue's text maps to its cue", src, diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 7), format.VTT, 1, false},
+		{"a cue's own line", src, diag(caption.CodeCuesOutOfOrder, caption.SeverityWarning, 9), format.SRT, 2, false},
+		{"a split cue: its first piece", &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(5, "b1"), cue(5, "b2"), cue(9, "c")}},
+			diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 6), format.VTT, 1, false},
+		{"a cue the fixes removed: no change", &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(9, "c")}},
+			diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 6), format.VTT, 0, true},
+		{"before every cue: the file", src, diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 0), format.SRT, fix.FileLevel, false},
+		{"the header: the file", src, diag(caption.CodeMissingWebVTTHeader, caption.SeverityWarning, 1), format.VTT, fix.FileLevel, false},
+		{"the encoding: the file", src, diag(caption.CodeEncodingNotUTF8, caption.SeverityWarning, 0), format.SRT, fix.FileLevel, false},
+		{"dropped content is not repaired", src, diag(caption.CodeInvalidTimestamp, caption.SeverityError, 5), format.SRT, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := readerRepairs([]caption.Diagnostic{tt.diag}, src, tt.out, tt.format)
+			if tt.wantNil {
+				if len(got) != 0 {
+					t.Errorf("changes = %+v; want none", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].CueIndex != tt.want || got[0].Code != tt.diag.Code {
+				t.Errorf("changes = %+v; want one %s on cue %d", got, tt.diag.Code, tt.want)
+			}
+		})
+	}
+}
