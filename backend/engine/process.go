@@ -251,7 +251,7 @@ func (in *input) report(d *delivery, diags []caption.Diagnostic, aided bool) *Re
 	if in.source.Source != nil {
 		r.Encoding = in.source.Source.Encoding
 	}
-	r.Summary = summarise(r, p, in.structural, len(d.suggestions), aided)
+	r.Summary = summarise(r, p, in.findings, in.structural, len(d.suggestions), aided)
 	return r
 }
 

@@ -12,13 +12,15 @@ import (
 
 // summarise writes the report's one or two sentences for a producer: the
 // verdict with its main reasons, then the standard's outcome if graded.
-func summarise(r *Report, p *preset.Preset, structural []caption.Diagnostic, suggestions int, aided bool) string {
+// findings are the rules' findings on the source and structural the
+// reader's problems that break a rule, each counted once.
+func summarise(r *Report, p *preset.Preset, findings, structural []caption.Diagnostic, suggestions int, aided bool) string {
 	var b strings.Builder
 	switch r.status {
 	case Ready:
 		fmt.Fprintf(&b, "Ready for %s: %s, and no required rule is broken", p.Title, plural(r.OutputCues, "cue", "cues"))
 	case WillAdapt:
-		fixed := append(enforced(r.Diagnostics, aided), structural...)
+		fixed := append(enforced(findings, aided), structural...)
 		fmt.Fprintf(&b, "Will adapt for %s: what would block delivery is fixed in the output (%s)", p.Title, topProblems(fixed))
 	case NeedsAttention:
 		fmt.Fprintf(&b, "Needs attention before delivery to %s: %s (%s)", p.Title,
