@@ -62,8 +62,8 @@ type Config struct {
 	// AnonDailyCap is the homepage converter's daily cap per anonymous
 	// client (default 5).
 	AnonDailyCap int
-	// ProDailyCap is the daily cap of the owner and of new pro accounts
-	// (default 1,000, at most 9,999).
+	// ProDailyCap is the daily cap given to new pro accounts and to the
+	// owner when it is first created (default 1,000, at most 9,999).
 	ProDailyCap int
 	// DefaultKeyTTL is the lifetime of a key created without an expiry
 	// (default 90 days).
