@@ -56,11 +56,14 @@ func refuseNonBrowser(reason string) *apperr.Error {
 
 // homepageProcess serves POST /api/process: the quick converter of the
 // local UI (spec 8). An anonymous client runs in its own daily pool; a
-// signed-in Free+ account (a dashboard session) in its account's pool,
-// which the homepage tool shares with v1; a Pro account, or the desktop
-// window's owner, without a count.
+// signed-in account (a dashboard session, or the desktop window's owner)
+// runs uncounted on the Pro tier, and otherwise in its account's pool,
+// which the homepage tool shares with v1.
 func (h *handler) homepageProcess(c echo.Context) error {
-	a := h.homepageAccount(c)
+	a, err := h.homepageAccount(c)
+	if err != nil {
+		return err
+	}
 	if a != nil && a.Tier == account.TierPro {
 		res, in, err := h.run(c.Request())
 		if err != nil {
@@ -83,25 +86,30 @@ func (h *handler) homepageProcess(c echo.Context) error {
 
 // homepageAccount returns the signed-in account of a homepage request:
 // the desktop window's owner, or a dashboard session's account. It is nil
-// for anyone else, including a session no longer valid, which then runs
-// as an anonymous client. browserOnly has already checked the request's
-// origin and CSRF token.
-func (h *handler) homepageAccount(c echo.Context) *account.Account {
+// for anyone else, including a session no longer valid (unknown, revoked
+// or expired), which then runs as an anonymous client; a failure to look
+// the account up is returned, not taken for anonymity. browserOnly has
+// already checked the request's origin and CSRF token.
+func (h *handler) homepageAccount(c echo.Context) (*account.Account, error) {
 	if isTrusted(c) {
-		if p, err := h.ownerPrincipal(c); err == nil {
-			return &p.Account
+		p, err := h.ownerPrincipal(c)
+		if err != nil {
+			return nil, err
 		}
-		return nil
+		return &p.Account, nil
 	}
 	cookie, err := c.Cookie(SessionCookie)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	p, _, err := h.accounts.SessionPrincipal(c.Request().Context(), cookie.Value)
-	if err != nil {
-		return nil
+	switch {
+	case apperr.KindOf(err) == apperr.Unauthorized:
+		return nil, nil
+	case err != nil:
+		return nil, err
 	}
-	return &p.Account
+	return &p.Account, nil
 }
 
 // anonPool names an anonymous client's pool by a hash of its address, so
