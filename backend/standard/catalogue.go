@@ -224,6 +224,9 @@ func validateClause(cl *ClauseSpec) error {
 		if rules.NeedsLimit(r) && ch.Limit <= 0 {
 			return fmt.Errorf("rule %q needs a positive limit in %s", ch.Rule, r.Unit())
 		}
+		if ch.Limit < 0 {
+			return fmt.Errorf("rule %q: limit must not be negative", ch.Rule)
+		}
 		if r.Unit() == "" && ch.Limit != 0 {
 			return fmt.Errorf("rule %q takes no limit", ch.Rule)
 		}

@@ -57,6 +57,7 @@ func TestLoadBroken(t *testing.T) {
 		{"manual without reason", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"manual"}]}`, `kind "manual" needs a reason`},
 		{"unknown rule", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"checks","passWhenHeld":true,"checks":[{"rule":"no_such_rule"}]}]}`, `unknown rule "no_such_rule"`},
 		{"rule limit missing", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"checks","passWhenHeld":true,"checks":[{"rule":"line_too_long"}]}]}`, `rule "line_too_long" needs a positive limit in chars`},
+		{"negative tolerance", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"checks","passWhenHeld":true,"checks":[{"rule":"overlapping_cues","limit":-5}]}]}`, `rule "overlapping_cues": limit must not be negative`},
 		{"limit on rule without one", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"checks","passWhenHeld":true,"checks":[{"rule":"position_out_of_bounds","limit":3}]}]}`, `takes no limit`},
 		{"checks without reason", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"checks","checks":[{"rule":"empty_cue"}]}]}`, "needs a reason"},
 		{"kind limit missing", "x.json", head + `{"id":"a","title":"A","requirement":"R","kind":"sync"}]}`, `kind "sync" needs a positive limit`},
