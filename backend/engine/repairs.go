@@ -70,6 +70,12 @@ func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, f s
 		case caption.CodeInvalidTimestamp:
 			c.Action = actionRewriteTime
 			c.CueIndex, ok = cueAt(d.Line)
+			// A time the reader could not use leaves the cue without a
+			// valid range, which invalid_timestamp still reports: nothing
+			// was repaired.
+			if ok && c.CueIndex != fix.FileLevel && out.Cues[c.CueIndex].EndMs <= out.Cues[c.CueIndex].StartMs {
+				ok = false
+			}
 			c.Message = "times written in " + formatTitle(f) + "'s own syntax; the file had: " + d.Message
 		case caption.CodeMissingWebVTTHeader:
 			c.Action = actionWriteHeader

@@ -10,7 +10,9 @@ import (
 
 func TestReaderRepairs(t *testing.T) {
 	t.Parallel()
-	cue := func(line int, text string) caption.Cue { return caption.Cue{SourceLine: line, Text: text} }
+	cue := func(line int, text string) caption.Cue {
+		return caption.Cue{SourceLine: line, Text: text, StartMs: int64(line) * 1000, EndMs: int64(line)*1000 + 500}
+	}
 	// The source: cues from lines 1, 5 and 9, in time order.
 	src := &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(5, "b"), cue(9, "c")}}
 	diag := func(code string, sev caption.Severity, line int) caption.Diagnostic {
@@ -31,6 +33,8 @@ func TestReaderRepairs(t *testing.T) {
 		{"a cue the fixes removed: no change", &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(9, "c")}},
 			diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 6), format.VTT, 0, true},
 		{"before every cue: the file", src, diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 0), format.SRT, fix.FileLevel, false},
+		{"a time still invalid in the output: no repair", &caption.Track{Cues: []caption.Cue{cue(1, "a"), {SourceLine: 5, Text: "b", StartMs: 0, EndMs: 0}, cue(9, "c")}},
+			diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 5), format.SRT, 0, true},
 		{"the header: the file", src, diag(caption.CodeMissingWebVTTHeader, caption.SeverityWarning, 1), format.VTT, fix.FileLevel, false},
 		{"the encoding: the file", src, diag(caption.CodeEncodingNotUTF8, caption.SeverityWarning, 0), format.SRT, fix.FileLevel, false},
 		{"dropped content is not repaired", src, diag(caption.CodeInvalidTimestamp, caption.SeverityError, 5), format.SRT, 0, true},

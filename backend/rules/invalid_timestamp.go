@@ -1,10 +1,16 @@
 package rules
 
-import "github.com/captionqa/captionqa/backend/caption"
+import (
+	"fmt"
 
-// InvalidTimestamp is the rule for malformed time stamps and ranges,
-// including a cue that ends before it starts. Readers skip such cues, so
-// Check finds nothing on a track: its findings are reader diagnostics ([ReaderCode]).
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// InvalidTimestamp is the rule for malformed time stamps and ranges: a
+// cue that ends before it starts, or when it starts (rules-reference 7.1:
+// "end ≤ start"). Readers skip a cue that ends before it starts and report
+// it ([ReaderCode]); a cue of zero length they keep, and Check reports it:
+// no player shows it.
 type InvalidTimestamp struct{}
 
 // Code returns "invalid_timestamp".
@@ -13,5 +19,16 @@ func (InvalidTimestamp) Code() string { return CodeInvalidTimestamp }
 // Unit returns "": the rule has no threshold.
 func (InvalidTimestamp) Unit() string { return "" }
 
-// Check returns nil: the track holds only cues with valid times.
-func (InvalidTimestamp) Check(*caption.Track, Params) []caption.Diagnostic { return nil }
+// Check reports each cue that does not end after it starts.
+func (InvalidTimestamp) Check(t *caption.Track, _ Params) []caption.Diagnostic {
+	var out []caption.Diagnostic
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		if c.EndMs > c.StartMs {
+			continue
+		}
+		out = append(out, finding(CodeInvalidTimestamp, t, i, fmt.Sprintf(
+			"cue ends at %s, not after it starts (%s): no player shows it", caption.FormatClock(c.EndMs), caption.FormatClock(c.StartMs))))
+	}
+	return out
+}
