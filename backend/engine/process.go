@@ -220,6 +220,12 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	// every cue whose text the fixes and normalisation left alone.
 	in.checkedSource.Wait()
 	d.after = checkRules(out, p, true, in.sourceCheck).all
+	if !showsText(out) {
+		// Whatever the preset checks, a delivery with nothing to show is
+		// not one: the fixes removed every cue, or no cue has text.
+		d.after = append(slices.Clip(d.after), caption.Diagnostic{Code: caption.CodeNoCues, Severity: caption.SeverityError,
+			Message: "the delivery has no cue with text to show: every cue was empty or removed"})
+	}
 	wg.Wait()
 	return d, nil
 }
@@ -253,6 +259,16 @@ func (in *input) report(d *delivery, diags []caption.Diagnostic, aided bool) *Re
 	}
 	r.Summary = summarise(r, p, in.findings, in.structural, len(d.suggestions), aided)
 	return r
+}
+
+// showsText reports whether some cue of t has visible text.
+func showsText(t *caption.Track) bool {
+	for i := range t.Cues {
+		if strings.TrimSpace(t.Cues[i].Text) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // readBack reads the written output with its own reader, so grading can

@@ -104,6 +104,8 @@ func problemName(code string) string {
 		return "text not in UTF-8"
 	case caption.CodeMissingWebVTTHeader:
 		return "missing WEBVTT header"
+	case caption.CodeNoCues:
+		return "no cue with text"
 	case rules.CodeStripStyling:
 		return "styling"
 	}
