@@ -74,6 +74,14 @@ func TestClauseKinds(t *testing.T) {
 		{"preservation voice kept as label", "en-301-549", "7.1.3", func(in *Input) {
 			in.Source.Cues[3].Voice = "Marta"
 		}, StatusPass, ""},
+		{"preservation voice written as a label", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[2].Voice = "Bob"
+			in.Reparse.Track.Cues[2].Text = "Bob: " + in.Reparse.Track.Cues[2].Text
+		}, StatusPass, ""},
+		{"preservation text lost after a label", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[2].Voice = "Bob"
+			in.Reparse.Track.Cues[2].Text = "Bob: gone"
+		}, StatusFail, "text_lost"},
 		{"preservation no source", "en-301-549", "7.1.3", func(in *Input) { in.Source = nil }, StatusNotEvaluated, ""},
 		// checks
 		{"fcc speed held", "fcc-79.1", "79.1(j)(2)(ii)", nil, StatusNotEvaluated, ""},

@@ -36,46 +36,65 @@ func gradePreservation(cl *ClauseSpec, p *input) outcome {
 	return settle(fs, "")
 }
 
-// firstTextDifference compares the words of a and b; on a difference it
-// returns a finding on the cue of at (the delivery) holding the first
-// differing word of b, and false.
+// firstTextDifference compares the words of a (the source) and b; on a
+// difference it returns a finding on the cue of at (the delivery) holding
+// the first differing word of b, and false. A speaker voice of a counts
+// as a label "NAME:" that b may carry as text or leave out (losing a voice
+// is presentationLost's business, a warning).
 func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
-	wa, _ := words(a)
-	wb, cue := words(b)
-	n := min(len(wa), len(wb))
-	i := 0
-	for i < n && wa[i] == wb[i] {
+	wa, _, optional := words(a, true)
+	wb, cue, _ := words(b, false)
+	i, j := 0, 0
+	for i < len(wa) && j < len(wb) {
+		switch {
+		case wa[i] == wb[j]:
+			i, j = i+1, j+1
+			continue
+		case optional[i]:
+			i++
+			continue
+		}
+		break
+	}
+	for i < len(wa) && optional[i] {
 		i++
 	}
-	if i == len(wa) && i == len(wb) {
+	if i == len(wa) && j == len(wb) {
 		return caption.Diagnostic{}, true
 	}
 	want, got := "(end of text)", "(end of text)"
 	if i < len(wa) {
 		want = excerpt(wa[i:])
 	}
-	if i < len(wb) {
-		got = excerpt(wb[i:])
+	if j < len(wb) {
+		got = excerpt(wb[j:])
 	}
 	msg := fmt.Sprintf("caption text was lost or changed in conversion: the source continues %q, the delivery %q", want, got)
-	if ci := min(i, len(cue)-1); ci >= 0 && cue[ci] < len(at.Cues) {
-		return cueFinding(at, cue[ci], "text_lost", caption.SeverityError, "%s", msg), false
+	if cj := min(j, len(cue)-1); cj >= 0 && cue[cj] < len(at.Cues) {
+		return cueFinding(at, cue[cj], "text_lost", caption.SeverityError, "%s", msg), false
 	}
 	return trackFinding("text_lost", caption.SeverityError, "%s", msg), false
 }
 
-// words returns the words of every cue of t in order, and the cue each
-// word belongs to.
-func words(t *caption.Track) ([]string, []int) {
-	var ws []string
-	var cue []int
+// words returns the words of every cue of t in order and the cue each
+// word belongs to. With voices, a cue's speaker voice comes first as the
+// label "NAME:", unless the text already opens with it (in any case),
+// and optional marks those label words: a delivery without voices (SRT,
+// plain text) carries the voice that way, or not at all.
+func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bool) {
 	for i := range t.Cues {
-		for w := range strings.FieldsSeq(t.Cues[i].Text) {
-			ws = append(ws, w)
-			cue = append(cue, i)
+		c := &t.Cues[i]
+		if label := c.Voice + ":"; voices && c.Voice != "" &&
+			!(len(c.Text) >= len(label) && strings.EqualFold(c.Text[:len(label)], label)) {
+			for w := range strings.FieldsSeq(label) {
+				ws, cue, optional = append(ws, w), append(cue, i), append(optional, true)
+			}
+		}
+		for w := range strings.FieldsSeq(c.Text) {
+			ws, cue, optional = append(ws, w), append(cue, i), append(optional, false)
 		}
 	}
-	return ws, cue
+	return ws, cue, optional
 }
 
 func excerpt(ws []string) string {
