@@ -21,3 +21,11 @@ func IsLanguageTag(s string) bool {
 	}
 	return true
 }
+
+// LanguageDeclared reports whether tag names a language: not empty, and
+// not "und" (undetermined), which a TTML writer puts where it must write
+// something.
+func LanguageDeclared(tag string) bool {
+	tag = strings.TrimSpace(tag)
+	return tag != "" && !strings.EqualFold(tag, "und")
+}

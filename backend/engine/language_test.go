@@ -16,6 +16,7 @@ func TestRequestLanguage(t *testing.T) {
 	eng := newTestEngine(t)
 	const srtFile = "1\n00:00:01,000 --> 00:00:03,000\nBom dia.\n"
 	const vttWithLang = "WEBVTT\nLanguage: es\n\n00:00:01.000 --> 00:00:03.000\nBuenos días.\n"
+	const ttmlUnd = `<tt xmlns="http://www.w3.org/ns/ttml" xml:lang="und"><body><div><p begin="00:00:01.000" end="00:00:03.000">Bom dia.</p></div></body></tt>`
 	tests := []struct {
 		name, file, preset string
 		wantInOutput       string // "" when the output must declare nothing
@@ -25,6 +26,7 @@ func TestRequestLanguage(t *testing.T) {
 		{"WebVTT declares it", srtFile, "html5", "Language: pt-BR", true},
 		{"SRT has no place for it", srtFile, "youtube", "", false},
 		{"the file's own language is kept", vttWithLang, "html5", "Language: es", false},
+		{"undetermined counts as none", ttmlUnd, "lms", `xml:lang="pt-BR"`, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -178,7 +178,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	}
 	out, stripped := normalise(t, p, owned)
 	changes = append(append(nonNil(changes), readerRepairs(in.structural, in.source, out, p.Output)...), stripped...)
-	if lang := in.opts.language; lang != "" && strings.TrimSpace(out.Language) == "" && format.CarriesLanguage(p.Output) {
+	if lang := in.opts.language; lang != "" && !caption.LanguageDeclared(out.Language) && format.CarriesLanguage(p.Output) {
 		// A shallow copy: out may be the source itself (warn-only).
 		declared := *out
 		declared.Language = lang

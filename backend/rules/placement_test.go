@@ -118,7 +118,10 @@ func TestMissingLanguageTag(t *testing.T) {
 	blank.Language = " "
 	none := track()
 	none.Language = ""
+	und := track(cue(0, 1000, "a"))
+	und.Language = "UND"
 	runRuleCases(t, MissingLanguageTag{}, []rulecase{
+		{name: "undetermined", track: und, want: []want{{cue: -1}}},
 		{name: "declared", track: track(cue(0, 1000, "a"))},
 		{name: "blank", track: blank, want: []want{{cue: -1, msg: "declares no language"}}},
 		{name: "missing on empty track", track: none, want: []want{{cue: -1}}},

@@ -15,8 +15,7 @@ import (
 func gradeLanguage(cl *ClauseSpec, p *input) outcome {
 	switch f := strings.ToLower(p.OutputFormat); f {
 	case "ttml", "json":
-		lang := strings.TrimSpace(p.output.Language)
-		if lang != "" && !strings.EqualFold(lang, "und") {
+		if caption.LanguageDeclared(p.output.Language) {
 			return passed()
 		}
 		return settle([]caption.Diagnostic{trackFinding("missing_language_tag", caption.SeverityError,
