@@ -82,6 +82,9 @@ func TestClauseKinds(t *testing.T) {
 			in.Source.Cues[2].Voice = "Bob"
 			in.Reparse.Track.Cues[2].Text = "Bob: gone"
 		}, StatusFail, "text_lost"},
+		{"preservation reader dropped a cue", "en-301-549", "7.1.3", func(in *Input) {
+			in.ReaderDiagnostics = []caption.Diagnostic{{Code: caption.CodeInvalidTimestamp, Severity: caption.SeverityError, Line: 9, Message: "cue dropped: bad time"}}
+		}, StatusFail, "text_lost"},
 		{"preservation no source", "en-301-549", "7.1.3", func(in *Input) { in.Source = nil }, StatusNotEvaluated, ""},
 		// checks
 		{"fcc speed held", "fcc-79.1", "79.1(j)(2)(ii)", nil, StatusNotEvaluated, ""},

@@ -8,7 +8,8 @@ import (
 )
 
 // gradePreservation grades EN 301 549 7.1.3 for CaptionQA's conversion:
-// the viewer must get all the caption text, in order. The words of the
+// the viewer must get all the caption text, in order. Content the reader
+// had to leave out of the source (an error diagnostic) fails it. The words of the
 // source and of what was delivered (the written output read back, else the
 // delivery track) are compared with white space collapsed; any difference
 // fails. Presentational data (italics, colour, placement, speaker voices)
@@ -25,6 +26,15 @@ func gradePreservation(cl *ClauseSpec, p *input) outcome {
 		out = p.delivery
 	}
 	var fs []caption.Diagnostic
+	// What the reader had to leave out never reaches the delivery: the
+	// viewer does not get all the caption text.
+	for _, d := range p.ReaderDiagnostics {
+		if d.Severity == caption.SeverityError {
+			f := d
+			f.Code, f.Message = "text_lost", "the reader left content out of the source, so the delivery lacks it: "+d.Message
+			fs = append(fs, f)
+		}
+	}
 	if f, ok := firstTextDifference(src, out, p.delivery); !ok {
 		fs = append(fs, f)
 	}
