@@ -2,7 +2,9 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"reflect"
 	"slices"
 
 	"github.com/labstack/echo/v4"
@@ -38,8 +40,12 @@ func (h *handler) createKey(c echo.Context) error {
 			}
 		}
 	}
+	expires, err := in.expires()
+	if err != nil {
+		return err
+	}
 	k, secret, err := h.accounts.CreateKey(c.Request().Context(), p.Account.ID,
-		account.NewKey{Name: in.Name, Scopes: in.Scopes, ExpiresAt: in.ExpiresAt})
+		account.NewKey{Name: in.Name, Scopes: in.Scopes, ExpiresAt: expires})
 	if err != nil {
 		return err
 	}
@@ -64,7 +70,29 @@ func bindJSON(c echo.Context, dst any) error {
 		if e := asBodyError(err); apperr.KindOf(e) == apperr.RequestTooLarge {
 			return e
 		}
+		// A value of the wrong type names its field, in the caller's
+		// words rather than Go's.
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) && typeErr.Field != "" {
+			return apperr.New(apperr.BadRequest, "%s: expected %s, got a JSON %s", typeErr.Field, jsonKind(typeErr.Type.Kind()), typeErr.Value).
+				WithDetail("field", typeErr.Field).Wrap(err)
+		}
 		return apperr.New(apperr.BadRequest, "the body is not valid JSON: %v", err).Wrap(err)
 	}
 	return nil
+}
+
+// jsonKind names what a Go kind is in JSON.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Struct, reflect.Map, reflect.Pointer:
+		return "an object"
+	}
+	return "a number"
 }

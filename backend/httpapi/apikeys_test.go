@@ -55,6 +55,18 @@ func TestAPIKeysLifecycle(t *testing.T) {
 	for _, body := range []string{`{"name":"","scopes":["usage:read"]}`, `{"name":"x","scopes":["root"]}`, `{"name":"x","scopes":[]}`, `{"name":"x"}`, `{not json`} {
 		wantError(t, post(admin, body), 400, "bad_request")
 	}
+	// A value of the wrong type or a bad time names its field.
+	for body, field := range map[string]string{
+		`{"name":5,"scopes":["usage:read"]}`:                         "name",
+		`{"name":"x","scopes":"usage:read"}`:                         "scopes",
+		`{"name":"x","scopes":["usage:read"],"expiresAt":"garbage"}`: "expiresAt",
+		`{"name":"x","scopes":["usage:read"],"expiresAt":12}`:        "expiresAt",
+	} {
+		e := wantError(t, post(admin, body), 400, "bad_request")
+		if e.Details["field"] != field || strings.Contains(e.Message, "Go ") || strings.Contains(e.Message, "struct") {
+			t.Errorf("%s: details %v, message %q; want field %s in the caller's words", body, e.Details, e.Message, field)
+		}
+	}
 	// A key cannot grant what it lacks.
 	a, _ := ts.account("limited@example.com", account.TierPro, nil)
 	_, limited := ts.mustKey(a.ID, account.NewKey{Name: "l", Scopes: []string{account.ScopeKeysWrite}})

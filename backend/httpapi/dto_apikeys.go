@@ -4,14 +4,31 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
 )
 
 // createKeyRequest is the body of POST /api/v1/api-keys (spec 2.5).
 type createKeyRequest struct {
 	Name   string   `json:"name"`
 	Scopes []string `json:"scopes"`
-	// ExpiresAt is optional; absent means the default lifetime.
-	ExpiresAt *time.Time `json:"expiresAt"`
+	// ExpiresAt is optional; absent means the default lifetime. It is
+	// parsed by expires, so a bad time is refused naming the field.
+	ExpiresAt *string `json:"expiresAt"`
+}
+
+// expires returns ExpiresAt as a time, nil when absent. It returns
+// [apperr.BadRequest] with details.field "expiresAt" when it is not an
+// RFC 3339 time.
+func (r *createKeyRequest) expires() (*time.Time, error) {
+	if r.ExpiresAt == nil {
+		return nil, nil
+	}
+	t, err := time.Parse(time.RFC3339, *r.ExpiresAt)
+	if err != nil {
+		return nil, apperr.New(apperr.BadRequest, "expiresAt: %q is not an RFC 3339 time such as 2027-01-31T00:00:00Z", *r.ExpiresAt).
+			WithDetail("field", "expiresAt").Wrap(err)
+	}
+	return &t, nil
 }
 
 // Key states, as listings show them (spec 3.3).
