@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -278,6 +280,20 @@ func TestServeWithAdminCommands(t *testing.T) {
 	}
 	if code := stop2(); code != 0 {
 		t.Errorf("second serve exited with %d", code)
+	}
+}
+
+// TestAdminNeedsAnExistingDataFolder: a mistyped --data is refused and
+// creates nothing.
+func TestAdminNeedsAnExistingDataFolder(t *testing.T) {
+	t.Parallel()
+	typo := filepath.Join(t.TempDir(), "captionqa-typo")
+	code, _, errOut := run(t, "", "account", "create", "--email", "a@example.com", "--tier", "pro", "--data", typo)
+	if code != 1 || !strings.Contains(errOut, "no data folder") {
+		t.Errorf("exit %d, %q; want 1 naming the missing folder", code, errOut)
+	}
+	if _, err := os.Stat(typo); !os.IsNotExist(err) {
+		t.Errorf("the folder was created: %v", err)
 	}
 }
 

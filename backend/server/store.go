@@ -59,9 +59,14 @@ type Admin struct {
 	db       *sqlite.DB
 }
 
-// OpenAdmin opens the database of cfg.DataDir (creating it if needed) for
-// the admin commands.
+// OpenAdmin opens the database of cfg.DataDir for the admin commands,
+// creating it in the folder if needed; the folder itself must exist.
 func OpenAdmin(ctx context.Context, cfg Config) (*Admin, error) {
+	// A mistyped --data must not quietly start a second, empty store:
+	// the folder has to exist already (serve creates it on first start).
+	if st, err := os.Stat(cfg.DataDir); cfg.DataDir != "" && (err != nil || !st.IsDir()) {
+		return nil, fmt.Errorf("server: no data folder %s: start captionqa serve with it once, or check --data", cfg.DataDir)
+	}
 	db, err := openDB(ctx, cfg.DataDir, &cfg)
 	if err != nil {
 		return nil, err
