@@ -41,17 +41,22 @@ func Read(r io.Reader, format string, parse ParseTextFunc) (*Track, []Diagnostic
 
 // Finish puts cues in presentation order (by StartMs, then source order)
 // with a cues_out_of_order warning when the source had them otherwise, and
-// adds no_cues when nothing was found. Readers that do not go through
-// [Read] call it themselves.
+// adds no_cues when nothing was found. ASS events and TTML timed elements
+// may come in any order (their formats say so), so for those the order is
+// put right without a warning. Readers that do not go through [Read] call
+// it themselves.
 func Finish(t *Track, d *Diagnostics) {
 	if t.Cues == nil {
 		t.Cues = []Cue{}
 	}
+	anyOrder := t.Source != nil && (t.Source.Format == "ass" || t.Source.Format == "ttml")
 	for i := 1; i < len(t.Cues); i++ {
 		if t.Cues[i].StartMs < t.Cues[i-1].StartMs {
-			d.Warn(CodeCuesOutOfOrder, t.Cues[i].SourceLine,
-				"cue starts at %s, before the cue above it (%s); cues were put in time order",
-				FormatClock(t.Cues[i].StartMs), FormatClock(t.Cues[i-1].StartMs))
+			if !anyOrder {
+				d.Warn(CodeCuesOutOfOrder, t.Cues[i].SourceLine,
+					"cue starts at %s, before the cue above it (%s); cues were put in time order",
+					FormatClock(t.Cues[i].StartMs), FormatClock(t.Cues[i-1].StartMs))
+			}
 			slices.SortStableFunc(t.Cues, func(a, b Cue) int {
 				switch {
 				case a.StartMs < b.StartMs:

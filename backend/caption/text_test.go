@@ -137,3 +137,23 @@ func TestTextBuilder(t *testing.T) {
 		t.Errorf("after Reset: %q %+v", text, spans)
 	}
 }
+
+// TestFinishOrder: cues are put in start order for every format, with a
+// warning only where the format requires that order.
+func TestFinishOrder(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		format string
+		warn   bool
+	}{{"srt", true}, {"vtt", true}, {"sbv", true}, {"json", true}, {"ass", false}, {"ttml", false}} {
+		tr := &Track{Source: &Source{Format: tc.format}, Cues: []Cue{{StartMs: 5000, EndMs: 6000}, {StartMs: 1000, EndMs: 2000}}}
+		var d Diagnostics
+		Finish(tr, &d)
+		if tr.Cues[0].StartMs != 1000 {
+			t.Errorf("%s: cues not sorted: %+v", tc.format, tr.Cues)
+		}
+		if warned := len(d) == 1 && d[0].Code == CodeCuesOutOfOrder; warned != tc.warn || len(d) > 1 {
+			t.Errorf("%s: diagnostics %+v; want a cues_out_of_order warning: %v", tc.format, d, tc.warn)
+		}
+	}
+}
