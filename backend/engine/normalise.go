@@ -84,7 +84,9 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 
 // unwritten reports each cue of t whose spans carry a feature the writer
 // of format f leaves out ([format.Unwritten]), such as a colour in
-// WebVTT: the delivery loses it, so the report says so.
+// WebVTT: the delivery loses it, so the report says so. Like every
+// change normalise returns, it names a cue of t; the caller maps it to
+// the uploaded file's.
 func unwritten(t *caption.Track, f string) []fix.Change {
 	var changes []fix.Change
 	var lost []string

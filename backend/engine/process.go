@@ -166,18 +166,26 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	// rather than from a copy.
 	t, owned := in.source, false
 	var changes []fix.Change
+	var sources []int // the source cue of each output cue; nil: the same index
 	if in.opts.profile != fix.WarnOnly {
 		// The engine checks the output with the preset's rules below; the
 		// fix's own list of what it left would be measured twice.
 		tg.SkipUnfixed = true
 		fixed := fix.Apply(in.source, in.opts.profile, tg)
-		t, owned, changes = fixed.Track, true, fixed.Changes
+		t, owned, changes, sources = fixed.Track, true, fixed.Changes, fixed.Sources
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
 	out, stripped := normalise(t, p, owned)
-	changes = append(append(nonNil(changes), readerRepairs(in.structural, in.source, out, p.Output)...), stripped...)
+	// Every change names the cue of the uploaded file, as the fix
+	// profile's do; normalisation worked on the output's cues.
+	for i := range stripped {
+		if c := &stripped[i]; c.CueIndex >= 0 && sources != nil {
+			c.CueIndex = sources[c.CueIndex]
+		}
+	}
+	changes = append(append(nonNil(changes), readerRepairs(in.structural, in.source, out, sources, p.Output)...), stripped...)
 	if lang := in.opts.language; lang != "" && !caption.LanguageDeclared(out.Language) && format.CarriesLanguage(p.Output) {
 		// A shallow copy: out may be the source itself (warn-only).
 		declared := *out

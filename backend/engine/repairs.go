@@ -22,35 +22,46 @@ const (
 // the reader met and read past (structural, rules-reference 7.2): the
 // cues it put in time order, the markup and time stamps it read despite
 // their syntax, the missing WebVTT header and a text encoding other than
-// UTF-8. Each is a change of the output cue that holds the source cue the
-// problem is in, or of the whole file. A problem in a cue the fixes
-// removed is not reported: the removal is. Content the reader had to drop
-// is not repaired, so not reported either.
-func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, f string) []fix.Change {
+// UTF-8. Each is a change of the source cue the problem is in, or of the
+// whole file. sources maps out's cues to src's, as [fix.Result.Sources]
+// does. A problem in a cue the fixes removed is not reported: the removal
+// is. Content the reader had to drop is not repaired, so not reported
+// either.
+func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, sources []int, f string) []fix.Change {
 	var changes []fix.Change
-	var byLine []int      // src's cue indices by source line, built when needed
-	var outOf map[int]int // the first output cue of each source line
-	// cueAt returns the output cue holding the source cue that contains
-	// line (the last one starting at or before it), FileLevel when line
-	// comes before every cue, and ok false when the fixes removed it.
-	cueAt := func(line int) (int, bool) {
+	var byLine []int   // src's cue indices by source line, built when needed
+	var firstOut []int // the first output cue of each source cue, -1 if none
+	// cueAt returns the source cue that contains line (the last one
+	// starting at or before it) and its first output cue, or FileLevel
+	// when line comes before every cue; ok is false when the fixes
+	// removed the cue.
+	cueAt := func(line int) (cue, outCue int, ok bool) {
 		if byLine == nil {
 			byLine = make([]int, len(src.Cues))
 			for i := range byLine {
 				byLine[i] = i
 			}
 			slices.SortStableFunc(byLine, func(a, b int) int { return src.Cues[a].SourceLine - src.Cues[b].SourceLine })
-			outOf = make(map[int]int, len(out.Cues))
+			firstOut = make([]int, len(src.Cues))
+			for i := range firstOut {
+				firstOut[i] = -1
+			}
 			for i := len(out.Cues) - 1; i >= 0; i-- {
-				outOf[out.Cues[i].SourceLine] = i
+				s := i
+				if sources != nil {
+					s = sources[i]
+				}
+				if s < len(firstOut) {
+					firstOut[s] = i
+				}
 			}
 		}
 		past, _ := slices.BinarySearchFunc(byLine, line+1, func(i, l int) int { return src.Cues[i].SourceLine - l })
 		if past == 0 {
-			return fix.FileLevel, true
+			return fix.FileLevel, -1, true
 		}
-		i, ok := outOf[src.Cues[byLine[past-1]].SourceLine]
-		return i, ok
+		cue = byLine[past-1]
+		return cue, firstOut[cue], firstOut[cue] >= 0
 	}
 	for _, d := range structural {
 		if d.Severity == caption.SeverityError {
@@ -61,19 +72,20 @@ func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, f s
 		switch d.Code {
 		case caption.CodeCuesOutOfOrder:
 			c.Action = fix.ActionReorder
-			c.CueIndex, ok = cueAt(d.Line)
+			c.CueIndex, _, ok = cueAt(d.Line)
 			c.Message = "written in start order: the file had this cue out of order"
 		case caption.CodeInvalidMarkup:
 			c.Action = actionRepairMarkup
-			c.CueIndex, ok = cueAt(d.Line)
+			c.CueIndex, _, ok = cueAt(d.Line)
 			c.Message = "markup written well-formed; the file had: " + d.Message
 		case caption.CodeInvalidTimestamp:
 			c.Action = actionRewriteTime
-			c.CueIndex, ok = cueAt(d.Line)
+			var o int
+			c.CueIndex, o, ok = cueAt(d.Line)
 			// A time the reader could not use leaves the cue without a
 			// valid range, which invalid_timestamp still reports: nothing
 			// was repaired.
-			if ok && c.CueIndex != fix.FileLevel && out.Cues[c.CueIndex].EndMs <= out.Cues[c.CueIndex].StartMs {
+			if ok && o >= 0 && out.Cues[o].EndMs <= out.Cues[o].StartMs {
 				ok = false
 			}
 			c.Message = "times written in " + formatTitle(f) + "'s own syntax; the file had: " + d.Message

@@ -50,12 +50,12 @@ type Report struct {
 	// of the preset found, enforced rules with severity "error",
 	// suggestions with "warning".
 	Diagnostics []caption.Diagnostic `json:"diagnostics"`
-	// Fixes lists every change: those of the fix profile (cueIndex points
-	// at the source cue), then those of normalisation for the platform
-	// (cueIndex points at the output cue, and is absent for the file as a
-	// whole): what writing repairs of the problems the reader read past,
-	// and strip_styling, styling removed or left out because the output
-	// format cannot carry it.
+	// Fixes lists every change: those of the fix profile, then those of
+	// normalisation for the platform: what writing repairs of the problems
+	// the reader read past, and strip_styling, styling removed or left out
+	// because the output format cannot carry it. cueIndex always points at
+	// the cue of the uploaded file (for the pieces of a split cue, the cue
+	// they came from), and is absent for the file as a whole.
 	Fixes []fix.Change `json:"fixes"`
 	// Remaining lists the enforced problems still in the output; they are
 	// why a status is needs_attention.

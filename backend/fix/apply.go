@@ -91,7 +91,7 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 		f.closeGaps()
 	}
 	out.Cues = f.cues
-	r := Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues))}
+	r := Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues)), Sources: f.src}
 	if !tg.SkipUnfixed {
 		r.Unfixed = check(out, f.m, tg)
 	}

@@ -60,6 +60,20 @@ func checkInvariants(t *testing.T, name string, in, before *caption.Track, p Pro
 	if res.Track == nil {
 		t.Fatalf("%s %s: nil track", name, p)
 	}
+	if res.Sources != nil {
+		if len(res.Sources) != len(res.Track.Cues) {
+			t.Fatalf("%s %s: %d sources for %d cues", name, p, len(res.Sources), len(res.Track.Cues))
+		}
+		for i, s := range res.Sources {
+			// Every output word comes from its source cue (a split
+			// cue's pieces hold parts of its text).
+			if s < 0 || s >= len(in.Cues) || !wordsWithin(res.Track.Cues[i].Text, in.Cues[s].Text) {
+				t.Fatalf("%s %s: cue %d (%q) has source %d of %d", name, p, i, res.Track.Cues[i].Text, s, len(in.Cues))
+			}
+		}
+	} else if len(res.Track.Cues) != len(in.Cues) {
+		t.Fatalf("%s %s: no sources, but %d cues became %d", name, p, len(in.Cues), len(res.Track.Cues))
+	}
 	want := normText(in)
 	if p != WarnOnly {
 		// The timing profiles put cues in presentation order first.
@@ -280,4 +294,19 @@ func FuzzApply(f *testing.F) {
 			checkInvariants(t, "fuzz", in, before, p, res)
 		}
 	})
+}
+
+// wordsWithin reports whether every word of part is a word of whole,
+// the leading dialogue dash of a two-speaker split aside.
+func wordsWithin(part, whole string) bool {
+	have := map[string]bool{}
+	for _, w := range strings.Fields(whole) {
+		have[w] = true
+	}
+	for _, w := range strings.Fields(part) {
+		if !have[w] && !have["-"+w] && w != "-" {
+			return false
+		}
+	}
+	return true
 }

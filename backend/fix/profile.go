@@ -116,4 +116,8 @@ type Result struct {
 	// as findings with the code, the cue index (of the fixed track), the
 	// value and the limit.
 	Unfixed []caption.Diagnostic
+	// Sources[i] is the index in the input of the cue Track.Cues[i] comes
+	// from (the pieces of a split share it); nil when every cue is where
+	// it was.
+	Sources []int
 }
