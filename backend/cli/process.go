@@ -72,7 +72,9 @@ func isSet(fs *flag.FlagSet, name string) bool {
 func processFile(ctx context.Context, eng *engine.Engine, path string, f processFlags, env Env) int {
 	data, err := readInput(path, env)
 	if err != nil {
-		return usageError(env, "%v", err)
+		// The envelope on stdout, as for every failure of one file, so a
+		// pipeline reads one shape.
+		return printError(env, apperr.New(apperr.BadRequest, "%v", err).WithDetail("field", "file"))
 	}
 	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language})
 	if err != nil {
@@ -80,7 +82,7 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 	}
 	if f.out != "" {
 		if err := os.WriteFile(f.out, []byte(res.Output), 0o644); err != nil {
-			return usageError(env, "--out: %v", err)
+			return printError(env, apperr.New(apperr.BadRequest, "--out: %v", err).WithDetail("field", "out"))
 		}
 	}
 	enc := json.NewEncoder(env.Stdout)

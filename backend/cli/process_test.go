@@ -92,6 +92,31 @@ func TestProcessOut(t *testing.T) {
 	}
 }
 
+// TestProcessFileErrors: a file that cannot be read, or a delivery that
+// cannot be written, is reported as the API's envelope on stdout too.
+func TestProcessFileErrors(t *testing.T) {
+	t.Parallel()
+	in := writeFile(t, "in.srt", sampleSRT)
+	for _, tc := range []struct {
+		args  []string
+		field string
+	}{
+		{[]string{"process", filepath.Join(t.TempDir(), "missing.srt")}, "file"},
+		{[]string{"process", in, "--out", filepath.Join(t.TempDir(), "no", "such", "dir", "out.srt")}, "out"},
+	} {
+		code, out, _ := run(t, "", tc.args...)
+		var env struct {
+			Error struct {
+				Code    string         `json:"code"`
+				Details map[string]any `json:"details"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(out), &env); err != nil || code != 2 || env.Error.Code != "bad_request" || env.Error.Details["field"] != tc.field {
+			t.Errorf("%v: exit %d, stdout %q (%v); want 2 with a bad_request envelope naming %s", tc.args, code, out, err, tc.field)
+		}
+	}
+}
+
 func TestProcessDir(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
