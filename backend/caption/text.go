@@ -40,6 +40,14 @@ func DecodeText(b []byte) (text, encoding string, diags []Diagnostic) {
 		return decodeUTF16(b[2:], binary.LittleEndian), EncodingUTF16LE, nil
 	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
 		return decodeUTF16(b[2:], binary.BigEndian), EncodingUTF16BE, nil
+	}
+	if order, name, ok := bomlessUTF16(b); ok {
+		return decodeUTF16(b, order), name, []Diagnostic{{
+			Code: CodeEncodingNotUTF8, Severity: SeverityWarning, Line: 1,
+			Message: "the file is " + strings.ToUpper(name) + " without a byte order mark; it was read as such",
+		}}
+	}
+	switch {
 	case utf8.Valid(b):
 		return string(b), EncodingUTF8, nil
 	}
@@ -54,7 +62,9 @@ func DecodeText(b []byte) (text, encoding string, diags []Diagnostic) {
 // without a BOM becomes the string without a copy. The caller must never
 // write to b afterwards.
 func decodeOwned(b []byte) (text, encoding string, diags []Diagnostic) {
-	if len(b) > 0 && b[0] < 0x80 && b[0] != 0 && utf8.Valid(b) {
+	// A NUL among the first bytes is BOM-less UTF-16, which DecodeText
+	// tells apart; caption text has none.
+	if len(b) > 0 && b[0] < 0x80 && b[0] != 0 && bytes.IndexByte(b[:min(len(b), utf16Probe)], 0) < 0 && utf8.Valid(b) {
 		return unsafe.String(&b[0], len(b)), EncodingUTF8, nil
 	}
 	return DecodeText(b)
@@ -69,6 +79,39 @@ func firstInvalidUTF8(b []byte) int {
 		i += n
 	}
 	return len(b)
+}
+
+// utf16Probe is how many leading bytes [bomlessUTF16] looks at.
+const utf16Probe = 256
+
+// bomlessUTF16 recognises UTF-16 without a byte order mark, as some
+// Windows tools write it: caption files open with ASCII (a counter, a
+// header, a tag), which UTF-16 stores as one zero byte per character, all
+// at odd offsets (little-endian) or all at even ones (big-endian). At
+// least nine in ten of those bytes must be zero and almost none of the
+// others.
+func bomlessUTF16(b []byte) (binary.ByteOrder, string, bool) {
+	n := min(len(b), utf16Probe) &^ 1
+	if n < 4 {
+		return nil, "", false
+	}
+	var zeroEven, zeroOdd int
+	for i := 0; i < n; i += 2 {
+		if b[i] == 0 {
+			zeroEven++
+		}
+		if b[i+1] == 0 {
+			zeroOdd++
+		}
+	}
+	pairs := n / 2
+	switch {
+	case zeroOdd*10 >= pairs*9 && zeroEven*10 <= pairs:
+		return binary.LittleEndian, EncodingUTF16LE, true
+	case zeroEven*10 >= pairs*9 && zeroOdd*10 <= pairs:
+		return binary.BigEndian, EncodingUTF16BE, true
+	}
+	return nil, "", false
 }
 
 func decodeUTF16(b []byte, order binary.ByteOrder) string {

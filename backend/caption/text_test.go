@@ -55,6 +55,10 @@ func TestDecodeText(t *testing.T) {
 		{"windows-1252", []byte("line\ncaf\xe9 \x93quoted\x94 \x80"), "line\ncafé “quoted” €", EncodingWindows1252, CodeEncodingNotUTF8, 2},
 		{"windows-1252 undefined byte", []byte{0x81}, "\uFFFD", EncodingWindows1252, CodeEncodingNotUTF8, 1},
 		{"empty", nil, "", EncodingUTF8, "", 0},
+		{"utf-16le without a bom", utf16le("1\n00:00:01,000 --> 00:00:02,000\nHéllo")[2:], "1\n00:00:01,000 --> 00:00:02,000\nHéllo", EncodingUTF16LE, CodeEncodingNotUTF8, 1},
+		{"utf-16be without a bom", utf16be("WEBVTT\n\n00:01.000 --> 00:02.000\nHi")[2:], "WEBVTT\n\n00:01.000 --> 00:02.000\nHi", EncodingUTF16BE, CodeEncodingNotUTF8, 1},
+		{"ascii is not taken for utf-16", []byte("1\n00:00:01,000 --> 00:00:02,000\nHi"), "1\n00:00:01,000 --> 00:00:02,000\nHi", EncodingUTF8, "", 0},
+		{"a stray nul is not utf-16", []byte("1\n00:00:01,000\x00 --> 00:00:02,000\nHi"), "1\n00:00:01,000\x00 --> 00:00:02,000\nHi", EncodingUTF8, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

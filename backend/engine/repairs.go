@@ -97,7 +97,7 @@ func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, sou
 			}
 		case caption.CodeEncodingNotUTF8:
 			c.Action = actionReencode
-			c.Message = "text written as UTF-8; the file was read as Windows-1252"
+			c.Message = "text written as UTF-8; " + d.Message
 		default:
 			continue
 		}
