@@ -46,13 +46,14 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 		if c.Spans == nil && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil {
 			continue // nothing to strip, nothing to report
 		}
+		ruby := format.HasRuby(c)
 		if !owned {
 			cp := *t
 			cp.Cues = slices.Clone(t.Cues)
 			t, owned = &cp, true
 			c = &t.Cues[i]
 		}
-		var removed [3]string
+		var removed [4]string
 		n := 0
 		if len(c.Spans) > 0 {
 			removed[n] = "styling"
@@ -60,6 +61,10 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 		}
 		if !c.Placement.IsZero() {
 			removed[n] = "position"
+			n++
+		}
+		if ruby {
+			removed[n] = format.FeatureRuby
 			n++
 		}
 		if c.Voice != "" && !strings.HasPrefix(c.Text, c.Voice+":") {
@@ -91,10 +96,7 @@ func unwritten(t *caption.Track, f string) []fix.Change {
 	var changes []fix.Change
 	var lost []string
 	for i := range t.Cues {
-		lost = lost[:0]
-		for k := range t.Cues[i].Spans {
-			lost = format.Unwritten(f, &t.Cues[i].Spans[k], lost)
-		}
+		lost = format.UnwrittenCue(f, &t.Cues[i], lost[:0])
 		if len(lost) == 0 {
 			continue
 		}

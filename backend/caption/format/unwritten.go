@@ -1,6 +1,9 @@
 package format
 
-import "github.com/captionqa/captionqa/backend/caption"
+import (
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/vtt"
+)
 
 // Span features, as [Unwritten] names them in reports.
 const (
@@ -9,6 +12,7 @@ const (
 	FeatureClass      = "class"
 	FeatureLanguage   = "language"
 	FeatureSpeaker    = "speaker of a span"
+	FeatureRuby       = "ruby reading"
 )
 
 // Unwritten appends to lost the features of sp that the writer of format
@@ -38,6 +42,22 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 	}
 	return lost
 }
+
+// UnwrittenCue appends to lost what the writer of format f leaves out of
+// cue c: the features of its spans ([Unwritten]) and the ruby readings a
+// WebVTT file gave it, which only WebVTT and the IR can carry.
+func UnwrittenCue(f string, c *caption.Cue, lost []string) []string {
+	for k := range c.Spans {
+		lost = Unwritten(f, &c.Spans[k], lost)
+	}
+	if f != VTT && f != JSON && vtt.HasRuby(c) {
+		lost = append(lost, FeatureRuby)
+	}
+	return lost
+}
+
+// HasRuby reports whether c holds ruby readings its text leaves out.
+func HasRuby(c *caption.Cue) bool { return vtt.HasRuby(c) }
 
 // CarriesLanguage reports whether the writer of format f declares the
 // track's language: WebVTT in its header, TTML as xml:lang, the IR as a

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -67,6 +68,28 @@ func TestCarriesLanguageMatchesWriters(t *testing.T) {
 		}
 		if kept := out.Language == "pt-BR"; kept != CarriesLanguage(f) {
 			t.Errorf("%s: the language read back is %q; CarriesLanguage says %v", f, out.Language, CarriesLanguage(f))
+		}
+	}
+}
+
+// TestUnwrittenRubyMatchesWriters reads a WebVTT cue with a ruby reading
+// and writes it in every output format: the reading is in the written
+// file exactly when UnwrittenCue does not name it.
+func TestUnwrittenRubyMatchesWriters(t *testing.T) {
+	t.Parallel()
+	in, _, err := Parse(VTT, strings.NewReader("WEBVTT\n\n00:00:01.000 --> 00:00:03.000\n<ruby>東京<rt>とうきょう</rt></ruby>に行きます\n"))
+	if err != nil || len(in.Cues) != 1 || !HasRuby(&in.Cues[0]) {
+		t.Fatalf("read: %v, %+v", err, in)
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		var buf bytes.Buffer
+		if err := Write(f, &buf, in); err != nil {
+			t.Fatal(err)
+		}
+		written := strings.Contains(buf.String(), "とうきょう")
+		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil), FeatureRuby)
+		if written == lost {
+			t.Errorf("%s: the reading is written: %v; UnwrittenCue says it is lost: %v\n%s", f, written, lost, buf.String())
 		}
 	}
 }

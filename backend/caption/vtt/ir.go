@@ -20,6 +20,18 @@ type cueExt struct {
 	Payload string `json:"payload"`
 }
 
+// HasRuby reports whether c keeps WebVTT ruby markup ("<rt>" readings)
+// that its text and spans leave out, which only a WebVTT writer can write
+// back.
+func HasRuby(c *caption.Cue) bool {
+	raw, ok := c.Ext[Format]
+	if !ok {
+		return false
+	}
+	var ext cueExt
+	return json.Unmarshal(raw, &ext) == nil && strings.Contains(ext.Payload, "<rt")
+}
+
 // parseText is the [caption.ParseTextFunc] of WebVTT: the spec's parser,
 // then the mapping onto the IR.
 func parseText(text string) (*caption.Track, caption.Diagnostics) {
