@@ -67,7 +67,9 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 			removed[n] = format.FeatureRuby
 			n++
 		}
-		if c.Voice != "" && !strings.HasPrefix(c.Text, c.Voice+":") {
+		// A cue with no text gets no label: a label alone would show a cue
+		// that says nothing but a name.
+		if c.Voice != "" && strings.TrimSpace(c.Text) != "" && !strings.HasPrefix(c.Text, c.Voice+":") {
 			c.Text = c.Voice + ": " + c.Text
 			removed[n] = fmt.Sprintf("voice (now the label %q)", c.Voice+":")
 			n++
