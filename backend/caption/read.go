@@ -41,7 +41,8 @@ func Read(r io.Reader, format string, parse ParseTextFunc) (*Track, []Diagnostic
 
 // Finish puts cues in presentation order (by StartMs, then source order)
 // with a cues_out_of_order warning when the source had them otherwise, and
-// adds no_cues when nothing was found. ASS events and TTML timed elements
+// adds no_cues when nothing was found. A NUL in cue text becomes U+FFFD,
+// with a warning. ASS events and TTML timed elements
 // may come in any order (their formats say so), so for those the order is
 // put right without a warning. Readers that do not go through [Read] call
 // it themselves.
@@ -67,6 +68,15 @@ func Finish(t *Track, d *Diagnostics) {
 				return 0
 			})
 			break
+		}
+	}
+	for i := range t.Cues {
+		// No format lets a NUL show, and WebVTT readers turn it into
+		// U+FFFD: so does every reader here, one character for one, so
+		// the spans' offsets hold.
+		if c := &t.Cues[i]; strings.IndexByte(c.Text, 0) >= 0 {
+			c.Text = strings.ReplaceAll(c.Text, "\x00", "\uFFFD")
+			d.Warn(CodeNonStandardSyntax, c.SourceLine, "the cue text holds a NUL character, which no player shows; it was replaced by U+FFFD")
 		}
 	}
 	if len(t.Cues) == 0 {

@@ -161,3 +161,15 @@ func TestFinishOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestFinishReplacesNUL: a NUL in cue text becomes U+FFFD, one character
+// for one so that spans keep their offsets, with a warning on the cue.
+func TestFinishReplacesNUL(t *testing.T) {
+	t.Parallel()
+	tr := &Track{Cues: []Cue{{SourceLine: 3, Text: "a\x00b", Spans: []Span{{Start: 2, End: 3, Italic: true}}}}}
+	var d Diagnostics
+	Finish(tr, &d)
+	if tr.Cues[0].Text != "a\uFFFDb" || len(d) != 1 || d[0].Code != CodeNonStandardSyntax || d[0].Line != 3 {
+		t.Errorf("text %q, diagnostics %+v", tr.Cues[0].Text, d)
+	}
+}
