@@ -116,7 +116,8 @@ func (p *parser) line(lines []string, i int) int {
 			p.eventCols = p.formatCols(value, n, secEvents)
 			return i
 		}
-		p.d.Warn(caption.CodeMalformedBlock, n, "line %q is not an event or Format line and was skipped", clip(s))
+		// A misspelt "Dialogue:" loses its text: content left out.
+		p.d.Error(caption.CodeMalformedBlock, n, "line %q is not an event or Format line and was left out", clip(s))
 	case secNone, secScriptInfo:
 		if key == "style" {
 			p.style(value, n)

@@ -113,7 +113,9 @@ func (p *parser) blocks() {
 		case isKeywordLine(b.first, "STYLE") || isKeywordLine(b.first, "REGION"):
 			p.d.warnf(caption.CodeMalformedBlock, b.startLine, "an empty %s block was ignored", strings.TrimSpace(b.first))
 		default:
-			p.d.warnf(caption.CodeMalformedBlock, b.startLine, "a block without a cue timing line was ignored: %q", clip(b.first))
+			// Likely a cue whose timing line is broken: its text is left
+			// out, so it is content lost, not a style slip.
+			p.d.errorf(caption.CodeMalformedBlock, b.startLine, "a block without a cue timing line was left out: %q", clip(b.first))
 		}
 		p.skipNewlines()
 	}
