@@ -52,3 +52,19 @@ func checkInvariants(t *testing.T, tr *caption.Track, diags []caption.Diagnostic
 	}
 	golden.CheckDiagnostics(t, diags)
 }
+
+// TestBrokenSeparatorIsNotText: a timing line with the wrong separator
+// after a blank line is a cue lost, not more text of the cue above.
+func TestBrokenSeparatorIsNotText(t *testing.T) {
+	t.Parallel()
+	tr, diags, err := Parse(strings.NewReader("0:00:01.000,0:00:03.000\nFirst.\n\n0:00:04.000;0:00:06.000\nBad sep.\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Cues) != 1 || tr.Cues[0].Text != "First." {
+		t.Errorf("cues = %+v; want the first cue alone", tr.Cues)
+	}
+	if len(diags) == 0 || diags[0].Code != caption.CodeInvalidTimestamp || diags[0].Severity != caption.SeverityError || diags[0].Line != 4 {
+		t.Errorf("diagnostics = %+v; want invalid_timestamp (error) on line 4", diags)
+	}
+}

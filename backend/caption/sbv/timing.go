@@ -97,10 +97,21 @@ func parseClock(s string, q []string) (int64, []string, bool) {
 }
 
 // looksLikeTiming reports whether a line that is not a valid timing line
-// was meant to be one: it starts with a digit and has a ':' and a ','.
+// was meant to be one: it starts with a digit and has a ':' and a ',',
+// or it opens with a clock.
 func looksLikeTiming(line string) bool {
 	t := strings.TrimSpace(line)
-	return t != "" && isDigit(t[0]) && strings.Contains(t, ":") && strings.Contains(t, ",")
+	if t != "" && isDigit(t[0]) && strings.Contains(t, ":") && strings.Contains(t, ",") {
+		return true
+	}
+	// A line opening with a clock (H:MM:SS) is a timing line with the
+	// wrong separator or a broken end, not caption text.
+	i := 0
+	for i < len(t) && isDigit(t[i]) {
+		i++
+	}
+	clock := func(at int) bool { return at+3 <= len(t) && t[at] == ':' && isDigit(t[at+1]) && isDigit(t[at+2]) }
+	return i > 0 && clock(i) && clock(i+3)
 }
 
 func appendOnce(q []string, msg string) []string {
