@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 
@@ -56,17 +55,10 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 		}
 		return processDir(ctx, eng, pos[0], f, env)
 	}
-	if isSet(fs, "format") && f.format != "json" {
+	if flagsSet(fs)["format"] && f.format != "json" {
 		return usageError(env, "--format %s applies to a folder; a single FILE prints the process result as JSON", f.format)
 	}
 	return processFile(ctx, eng, pos[0], f, env)
-}
-
-// isSet reports whether the command line set the flag name.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
-	return set
 }
 
 func processFile(ctx context.Context, eng *engine.Engine, path string, f processFlags, env Env) int {

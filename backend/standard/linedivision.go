@@ -14,7 +14,7 @@ import (
 // another language is not checked.
 func gradeLineDivision(cl *ClauseSpec, p *input) outcome {
 	t := p.delivery
-	if lang := strings.ToLower(t.Language); lang != "" && lang != "und" && lang != "en" && !strings.HasPrefix(lang, "en-") {
+	if lang := strings.ToLower(t.Language); caption.LanguageDeclared(lang) && lang != "en" && !strings.HasPrefix(lang, "en-") {
 		return notEvaluated("the line-division checks cover English only; the track is declared " + t.Language)
 	}
 	var fs []caption.Diagnostic
