@@ -82,6 +82,15 @@ func TestClauseKinds(t *testing.T) {
 			in.Source.Cues[2].Voice = "Bob"
 			in.Reparse.Track.Cues[2].Text = "Bob: gone"
 		}, StatusFail, "text_lost"},
+		{"preservation span voices written as labels", "en-301-549", "7.1.3", func(in *Input) {
+			spanVoices(in, "Alice: Where were you?\nBob: Out.")
+		}, StatusPass, ""},
+		{"preservation span voices left out", "en-301-549", "7.1.3", func(in *Input) {
+			spanVoices(in, "Where were you?\nOut.")
+		}, StatusPass, "speaker_info_dropped"},
+		{"preservation a span label where no speaker starts", "en-301-549", "7.1.3", func(in *Input) {
+			spanVoices(in, "Alice: Where were you?\nOut. Bob:")
+		}, StatusFail, "text_lost"},
 		{"preservation reader dropped a cue", "en-301-549", "7.1.3", func(in *Input) {
 			in.ReaderDiagnostics = []caption.Diagnostic{{Code: caption.CodeInvalidTimestamp, Severity: caption.SeverityError, Line: 9, Message: "cue dropped: bad time"}}
 		}, StatusFail, "text_lost"},
@@ -175,6 +184,15 @@ func TestClauseKinds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spanVoices gives cue 2 of the source two speakers, one a line, marked on
+// spans (WebVTT "<v Alice>Where were you?</v>\n<v Bob>Out.</v>"), and
+// delivers it as text.
+func spanVoices(in *Input, text string) {
+	c := &in.Source.Cues[2]
+	c.Text, c.Spans = "Where were you?\nOut.", []caption.Span{{Start: 0, End: 15, Voice: "Alice"}, {Start: 16, End: 20, Voice: "Bob"}}
+	in.Delivery.Cues[2].Text, in.Reparse.Track.Cues[2].Text = text, text
 }
 
 // colourAll gives every cue of t one text colour and background.

@@ -15,7 +15,8 @@ import (
 // fails. Presentational data (italics, colour, placement, speaker voices)
 // should be kept where it carries meaning; losing it is a "should", so it
 // gives warnings and the clause still passes. A voice that survives as a
-// text label ("MARTA:") counts as kept.
+// text label ("MARTA:") where [caption.Cue.VoiceLabels] puts it, on the
+// cue or on a span, counts as kept.
 func gradePreservation(cl *ClauseSpec, p *input) outcome {
 	src := p.Source
 	if src == nil {
@@ -48,9 +49,9 @@ func gradePreservation(cl *ClauseSpec, p *input) outcome {
 
 // firstTextDifference compares the words of a (the source) and b; on a
 // difference it returns a finding on the cue of at (the delivery) holding
-// the first differing word of b, and false. A speaker voice of a counts
-// as a label "NAME:" that b may carry as text or leave out (losing a voice
-// is presentationLost's business, a warning).
+// the first differing word of b, and false. A speaker voice of a, of a
+// cue or of a span, counts as a label "NAME:" that b may carry as text or
+// leave out (losing a voice is presentationLost's business, a warning).
 func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 	wa, _, optional := words(a, true)
 	wb, cue, _ := words(b, false)
@@ -87,22 +88,32 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 }
 
 // words returns the words of every cue of t in order and the cue each
-// word belongs to. With voices, a cue's speaker voice comes first as the
-// label "NAME:", unless the text already opens with it (in any case),
-// and optional marks those label words: a delivery without voices (SRT,
-// plain text) carries the voice that way, or not at all.
+// word belongs to. With voices, each speaker label a plain-text delivery
+// gets ([caption.Cue.VoiceLabels]: the cue's voice, and a span's voice
+// where another speaker starts) comes where it is written, and optional
+// marks those label words: a delivery without voices (SRT, plain text)
+// carries the voices that way, or not at all.
 func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bool) {
+	add := func(s string, i int, opt bool) {
+		for w := range strings.FieldsSeq(s) {
+			ws, cue, optional = append(ws, w), append(cue, i), append(optional, opt)
+		}
+	}
+	var labels []caption.VoiceLabel
 	for i := range t.Cues {
 		c := &t.Cues[i]
-		if label := c.Voice + ":"; voices && c.Voice != "" &&
-			!(len(c.Text) >= len(label) && strings.EqualFold(c.Text[:len(label)], label)) {
-			for w := range strings.FieldsSeq(label) {
-				ws, cue, optional = append(ws, w), append(cue, i), append(optional, true)
+		from := 0
+		if voices {
+			// A label goes before a word (or the first one), so the text
+			// around it splits into the same words as the whole.
+			labels = c.VoiceLabels(labels[:0])
+			for _, l := range labels {
+				add(c.Text[from:l.At], i, false)
+				add(l.Voice+":", i, true)
+				from = l.At
 			}
 		}
-		for w := range strings.FieldsSeq(c.Text) {
-			ws, cue, optional = append(ws, w), append(cue, i), append(optional, false)
-		}
+		add(c.Text[from:], i, false)
 	}
 	return ws, cue, optional
 }
