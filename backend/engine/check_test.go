@@ -75,8 +75,9 @@ func TestCheckReusesSourceFindings(t *testing.T) {
 			prev := checkRules(src, p, false, nil)
 			for _, prof := range []fix.Profile{fix.WarnOnly, fix.LayoutPreserveBreaks, fix.AutoSplitSentences, fix.AutoSplitCPS} {
 				for _, aided := range []bool{false, true} {
-					fixed := fix.Apply(src, prof, targets(p, aided))
-					out, _ := normalise(fixed.Track, p, true)
+					labelled, notes := labelSpeakers(src, p)
+					fixed := fix.Apply(labelled, prof, targets(p, aided))
+					out, _ := normalise(fixed.Track, p, true, notes, fixed.Sources)
 					got, want := checkRules(out, p, true, prev).all, checkRules(out, p, true, nil).all
 					if !reflect.DeepEqual(got, want) {
 						t.Errorf("%s, %s, %s (aided %v): reusing the source's findings gives %d findings, a full check %d",

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -14,10 +13,16 @@ import (
 
 // normalise applies what the preset's platform demands of every file,
 // whatever the fix profile: for platforms that show plain text, styling
-// and placement are removed (strip_styling), and a speaker carried only as
-// a voice becomes a "NAME: " label so the viewer still learns who speaks
-// (EN 301 549 7.1.3). Each stripped cue is reported as a change.
-// Renumbering, sorting, headers and encoding are the writers' job.
+// and placement are removed (strip_styling). Each stripped cue is
+// reported as a change. Renumbering, sorting, headers and encoding are
+// the writers' job.
+//
+// The speakers' labels are already in the text ([labelSpeakers], before
+// the fixes); notes[s] says which labels source cue s got, and the change
+// of the first output cue made from s (sources maps output cues to source
+// cues as [fix.Result.Sources] does) names them: the pieces of a split
+// cue are next to each other, and only the first opens with the label.
+// notes is nil when no cue got one.
 //
 // When owned is true t is the caller's own copy (the track [fix.Apply]
 // returns) and is edited in place, so a 40,000-cue track is not copied
@@ -29,7 +34,7 @@ import (
 // A preset that keeps styling changes nothing, but the output format may
 // have no syntax for some of it: each cue whose spans carry such a
 // feature is reported (see [unwritten]).
-func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, []fix.Change) {
+func normalise(t *caption.Track, p *preset.Preset, owned bool, notes []string, sources []int) (*caption.Track, []fix.Change) {
 	if !p.StripStyling {
 		return t, unwritten(t, p.Output)
 	}
@@ -41,9 +46,21 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 		t.Styles, t.Regions, t.Ext = nil, nil, nil
 	}
 	var changes []fix.Change
+	srcOf := func(i int) int {
+		if sources == nil {
+			return i
+		}
+		return sources[i]
+	}
 	for i := range t.Cues {
 		c := &t.Cues[i]
-		if c.Spans == nil && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil {
+		var note string
+		if notes != nil {
+			if s := srcOf(i); i == 0 || srcOf(i-1) != s {
+				note = notes[s]
+			}
+		}
+		if c.Spans == nil && c.Placement == nil && c.Voice == "" && c.Style == "" && c.Ext == nil && note == "" {
 			continue // nothing to strip, nothing to report
 		}
 		ruby := format.HasRuby(c)
@@ -67,11 +84,8 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool) (*caption.Track, 
 			removed[n] = format.FeatureRuby
 			n++
 		}
-		// A cue with no text gets no label: a label alone would show a cue
-		// that says nothing but a name.
-		if c.Voice != "" && strings.TrimSpace(c.Text) != "" && !strings.HasPrefix(c.Text, c.Voice+":") {
-			c.Text = c.Voice + ": " + c.Text
-			removed[n] = fmt.Sprintf("voice (now the label %q)", c.Voice+":")
+		if note != "" {
+			removed[n] = note
 			n++
 		}
 		if n > 0 {

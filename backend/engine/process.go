@@ -45,6 +45,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	in := input{opts: o, format: inFmt, source: src, readerDiags: readerDiags, size: len(req.Data)}
 	in.structural = structural(readerDiags)
 	in.dropped = droppedContent(readerDiags)
+	in.labelled, in.labelNotes = labelSpeakers(src, o.preset)
 
 	// The source check, the delivery and the aided output share only
 	// read-only inputs (the source track, the options), so they run side by
@@ -111,6 +112,11 @@ type input struct {
 	format      string
 	source      *caption.Track
 	readerDiags []caption.Diagnostic
+	// labelled is the source with its speakers' labels written in, what
+	// the fixes start from ([labelSpeakers]; the source itself when no
+	// label is needed), and labelNotes says which labels each cue got.
+	labelled   *caption.Track
+	labelNotes []string
 	// sourceCheck is the preset's rule check of the source and findings
 	// its findings, severity set. Process sets them while the deliveries
 	// run, then marks checkedSource done; a delivery waits for that
@@ -155,29 +161,29 @@ func (p *produced) split(aided bool, dropped []caption.Diagnostic) *delivery {
 	return &delivery{produced: p, remaining: append(remaining, dropped...), suggestions: suggestions}
 }
 
-// produce fixes, normalises, writes and checks one output, aiming at tg:
-// the enforced rules' targets for the delivery, the enforced and
-// suggested rules' for the aided output, under the same fix profile. With
-// grade, the output is also graded against the standard, beside its rule
-// check.
+// produce fixes the labelled source, normalises, writes and checks one
+// output, aiming at tg: the enforced rules' targets for the delivery, the
+// enforced and suggested rules' for the aided output, under the same fix
+// profile. With grade, the output is also graded against the standard,
+// beside its rule check.
 func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade bool) (*produced, error) {
 	p := in.opts.preset
-	// Warn-only edits nothing, so the output starts from the source itself
-	// rather than from a copy.
-	t, owned := in.source, false
+	// Warn-only edits nothing, so the output starts from the labelled
+	// source itself rather than from a copy.
+	t, owned := in.labelled, false
 	var changes []fix.Change
 	var sources []int // the source cue of each output cue; nil: the same index
 	if in.opts.profile != fix.WarnOnly {
 		// The engine checks the output with the preset's rules below; the
 		// fix's own list of what it left would be measured twice.
 		tg.SkipUnfixed = true
-		fixed := fix.Apply(in.source, in.opts.profile, tg)
+		fixed := fix.Apply(in.labelled, in.opts.profile, tg)
 		t, owned, changes, sources = fixed.Track, true, fixed.Changes, fixed.Sources
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 	}
-	out, stripped := normalise(t, p, owned)
+	out, stripped := normalise(t, p, owned, in.labelNotes, sources)
 	// Every change names the cue of the uploaded file, as the fix
 	// profile's do; normalisation worked on the output's cues.
 	for i := range stripped {
