@@ -7,6 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/caption/synth"
 	"github.com/captionqa/captionqa/backend/rules"
 	"github.com/captionqa/captionqa/backend/standard"
 )
@@ -189,5 +192,43 @@ func TestLabelsBeforeFixes(t *testing.T) {
 				t.Errorf("7.1.3 is %s; want pass: %+v", cl.Status, cl.Findings)
 			}
 		})
+	}
+}
+
+// TestLabelSpeakersLeavesSource: labelling reads the source, which the
+// delivery and the aided output share, and never writes it; a track
+// without voices (the 40,000-cue benchmark file) is not copied at all.
+func TestLabelSpeakersLeavesSource(t *testing.T) {
+	// Not parallel: testing.AllocsPerRun refuses it.
+	eng := newTestEngine(t)
+	p, err := eng.presets.Lookup("generic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, plain, _, err := format.Read("big.srt", "", synth.SRT(2000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocs := testing.AllocsPerRun(10, func() {
+		if got, notes := labelSpeakers(plain, p); got != plain || notes != nil {
+			t.Fatal("a track without voices was copied")
+		}
+	}); allocs != 0 {
+		t.Errorf("labelling a track without voices allocates %v times", allocs)
+	}
+	_, src, _, err := format.Read("in.vtt", "", []byte("WEBVTT\n\n00:00:01.000 --> 00:00:04.000\n<v Alice>Where were you?</v>\n<v Bob><i>Out.</i></v>\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := caption.Cue{Text: src.Cues[0].Text, Voice: src.Cues[0].Voice, Spans: slices.Clone(src.Cues[0].Spans)}
+	got, notes := labelSpeakers(src, p)
+	if c := got.Cues[0]; c.Text != "Alice: Where were you?\nBob: Out." || c.HasVoice() || len(c.Spans) != 1 || c.Spans[0] != (caption.Span{Start: 28, End: 32, Italic: true}) {
+		t.Errorf("labelled cue %+v", c)
+	}
+	if want := `voices (now the labels "Alice:", "Bob:")`; notes[0] != want {
+		t.Errorf("note %q; want %q", notes[0], want)
+	}
+	if c := src.Cues[0]; c.Text != before.Text || c.Voice != before.Voice || !slices.Equal(c.Spans, before.Spans) {
+		t.Errorf("the source cue changed: %+v; was %+v", c, before)
 	}
 }
