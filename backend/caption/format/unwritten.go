@@ -2,6 +2,7 @@ package format
 
 import (
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
 )
 
@@ -54,6 +55,19 @@ func UnwrittenCue(f string, c *caption.Cue, lost []string) []string {
 		lost = append(lost, FeatureRuby)
 	}
 	return lost
+}
+
+// Delivers reports whether a file of format f, written from a track that
+// holds cue c, gives c to whoever reads it. Every reader rejects a cue
+// that ends before it starts. The TTML writer leaves out the cues a TTML
+// player never shows, those without duration or without text
+// ([ttml.Shows]); the other formats carry them. TestDeliversMatchesWriters
+// reads every writer's output back.
+func Delivers(f string, c *caption.Cue) bool {
+	if f == TTML {
+		return ttml.Shows(c)
+	}
+	return c.EndMs >= c.StartMs
 }
 
 // HasRuby reports whether c holds ruby readings its text leaves out.

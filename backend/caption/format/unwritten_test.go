@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -90,6 +91,53 @@ func TestUnwrittenRubyMatchesWriters(t *testing.T) {
 		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil), FeatureRuby)
 		if written == lost {
 			t.Errorf("%s: the reading is written: %v; UnwrittenCue says it is lost: %v\n%s", f, written, lost, buf.String())
+		}
+	}
+}
+
+// TestDeliversMatchesWriters writes, in every output format, a cue that
+// some player might not show between two that every player shows, reads
+// the file back, and checks that the cue comes back exactly when Delivers
+// says so.
+func TestDeliversMatchesWriters(t *testing.T) {
+	t.Parallel()
+	open := map[string]json.RawMessage{TTML: json.RawMessage(`{"openEnd":true}`)}
+	cues := []struct {
+		name string
+		cue  caption.Cue
+	}{
+		{"shown", caption.Cue{StartMs: 4000, EndMs: 5000, Text: "Shown"}},
+		{"zero length", caption.Cue{StartMs: 4000, EndMs: 4000, Text: "Zero"}},
+		{"ends before it starts", caption.Cue{StartMs: 4500, EndMs: 4000, Text: "Backwards"}},
+		{"open end read as zero length", caption.Cue{StartMs: 4000, EndMs: 4000, Text: "Open", Ext: open}},
+		{"no text", caption.Cue{StartMs: 4000, EndMs: 5000}},
+		{"spaces only", caption.Cue{StartMs: 4000, EndMs: 5000, Text: " \u00a0\n "}},
+		{"only what XML cannot carry", caption.Cue{StartMs: 4000, EndMs: 5000, Text: "\uFFFE\u0001"}},
+		{"zero-width space", caption.Cue{StartMs: 4000, EndMs: 5000, Text: "\u200b"}},
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, tc := range cues {
+			t.Run(f+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
+					{StartMs: 1000, EndMs: 3000, Text: "Before"}, tc.cue, {StartMs: 6000, EndMs: 8000, Text: "After"},
+				}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil {
+					t.Fatalf("read back: %v", err)
+				}
+				back := len(out.Cues) == 3
+				if len(out.Cues) < 2 || len(out.Cues) > 3 {
+					t.Fatalf("read back %d cues, want 2 or 3\n%s", len(out.Cues), buf.String())
+				}
+				if d := Delivers(f, &in.Cues[1]); back != d {
+					t.Errorf("the cue is read back: %v; Delivers says: %v\n%s", back, d, buf.String())
+				}
+			})
 		}
 	}
 }

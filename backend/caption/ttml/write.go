@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -31,7 +32,8 @@ const header = `    <styling>
 // references for italic, bold and underline and inline colours. Cue ids
 // that are not XML names (such as SRT counters) are written as "c" plus
 // the id with other characters replaced by "_"; empty ids are left out.
-// The output is deterministic.
+// Cues a TTML player never shows ([Shows]) are left out too. The output
+// is deterministic.
 func Write(w io.Writer, t *caption.Track) error {
 	lang := t.Language
 	if lang == "" {
@@ -59,13 +61,31 @@ func Write(w io.Writer, t *caption.Track) error {
 	b = append(b, "  </head>\n  <body style=\"default\">\n    <div>\n"...)
 	used := map[string]bool{}
 	for i := range t.Cues {
-		b = appendCue(b, &t.Cues[i], used, agents)
+		if Shows(&t.Cues[i]) {
+			b = appendCue(b, &t.Cues[i], used, agents)
+		}
 	}
 	b = append(b, "    </div>\n  </body>\n</tt>\n"...)
 	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("ttml: write: %w", err)
 	}
 	return nil
+}
+
+// Shows reports whether a TTML player shows c, and so whether [Write]
+// writes it. TTML presents a paragraph only while its interval is not
+// empty and only when it has text to display: a cue that ends where it
+// starts (or before), or whose text is blank once the characters XML
+// cannot carry are dropped, would be written as a <p> that no player and
+// no reader (this package's included) ever shows. Writing it would make
+// the file claim a cue it does not deliver, so the caller reports it
+// instead. An open-ended cue the reader ended where it starts is shown:
+// Write keeps its end open (see appendCue).
+func Shows(c *caption.Cue) bool {
+	if _, open := c.Ext[Format]; !open && c.EndMs <= c.StartMs {
+		return false
+	}
+	return strings.TrimFunc(c.Text, func(r rune) bool { return unicode.IsSpace(r) || !xmlChar(r) }) != ""
 }
 
 // agentTable numbers the distinct voices in order of first use.
@@ -228,11 +248,17 @@ func appendEscaped(b []byte, s string, attr bool) []byte {
 			b = append(b, "&#10;"...)
 		case r == '\r':
 			b = append(b, "&#13;"...)
-		case r == '\t' || r == '\n' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF:
+		case xmlChar(r):
 			b = utf8.AppendRune(b, r)
 		}
 	}
 	return b
+}
+
+// xmlChar reports whether XML 1.0 can carry r (as itself or as a
+// character reference).
+func xmlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // xmlID returns id as a unique XML name for xml:id, or "" for no id.
