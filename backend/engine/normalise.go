@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -121,6 +122,33 @@ func unwritten(t *caption.Track, f string) []fix.Change {
 			Code: rules.CodeStripStyling, CueIndex: i, Action: "strip",
 			Message: "left out, as " + formatTitle(f) + " cannot carry it: " + strings.Join(slices.Compact(lost), ", "),
 		})
+	}
+	return changes
+}
+
+// undelivered reports each cue of t that a file of format f does not
+// deliver ([format.Delivers]): TTML shows no cue that ends where it
+// starts or has no text, so its writer leaves such a cue out. Counting it
+// as an output cue would claim one more cue than a player gets, and
+// leaving the file to drop it unsaid would lose it silently. The rules
+// still judge the cue (the output's empty_cue or invalid_timestamp), so
+// a delivery without it is no readier than the file was. Like every
+// change normalise returns, each names a cue of t.
+func undelivered(t *caption.Track, f string) []fix.Change {
+	var changes []fix.Change
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		if format.Delivers(f, c) {
+			continue
+		}
+		ch := fix.Change{Code: rules.CodeEmptyCue, CueIndex: i, Action: fix.ActionRemove,
+			Message: "not delivered, as " + formatTitle(f) + " shows no cue without visible text"}
+		if c.EndMs <= c.StartMs {
+			ch.Code = rules.CodeInvalidTimestamp
+			ch.Message = fmt.Sprintf("not delivered, as %s shows no cue that does not end after it starts (%s to %s)",
+				formatTitle(f), caption.FormatClock(c.StartMs), caption.FormatClock(c.EndMs))
+		}
+		changes = append(changes, ch)
 	}
 	return changes
 }

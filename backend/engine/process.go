@@ -135,7 +135,9 @@ type input struct {
 
 // produced is one output and what the preset's rules found on it.
 type produced struct {
-	output  string
+	output string
+	// cues counts the cues the output delivers, which leaves out those
+	// its format cannot show (see [undelivered]).
 	cues    int
 	changes []fix.Change
 	// after holds the findings on the output, severity set.
@@ -184,6 +186,8 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 		}
 	}
 	out, stripped := normalise(t, p, owned, in.labelNotes, sources)
+	unread := undelivered(out, p.Output)
+	stripped = append(stripped, unread...)
 	// Every change names the cue of the uploaded file, as the fix
 	// profile's do; normalisation worked on the output's cues.
 	for i := range stripped {
@@ -210,7 +214,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &produced{output: buf.String(), cues: len(out.Cues), changes: changes}
+	d := &produced{output: buf.String(), cues: len(out.Cues) - len(unread), changes: changes}
 	// The standard grades the delivery, the file that is handed over; the
 	// aided output is a proposal an editor reviews. Grading reads only
 	// the finished output and tracks, so it runs beside the rule check.

@@ -43,7 +43,10 @@ type Report struct {
 	OutputFormat string `json:"outputFormat"`
 	Encoding     string `json:"encoding"`
 	InputCues    int    `json:"inputCues"`
-	OutputCues   int    `json:"outputCues"`
+	// OutputCues counts the cues the delivered file gives a reader: a
+	// cue its format cannot show is left out of it and reported among
+	// Fixes, not counted.
+	OutputCues int `json:"outputCues"`
 	// Diagnostics are the problems of the input: what the reader met, with
 	// the reader's severity (error: content left out; warning: the file
 	// breaks its format's rules but was read; info), then what every rule

@@ -2,6 +2,7 @@ package format
 
 import (
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
 )
 
@@ -13,6 +14,16 @@ const (
 	FeatureLanguage   = "language"
 	FeatureSpeaker    = "speaker of a span"
 	FeatureRuby       = "ruby reading"
+)
+
+// Placement features, as [UnwrittenCue] names them in reports.
+const (
+	FeatureLine       = "line"
+	FeatureLineNumber = "line number"
+	FeaturePosition   = "position"
+	FeatureSize       = "size"
+	FeatureVertical   = "vertical text"
+	FeatureOffFrame   = "the part of the cue box past the frame edge"
 )
 
 // Unwritten appends to lost the features of sp that the writer of format
@@ -44,8 +55,13 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 }
 
 // UnwrittenCue appends to lost what the writer of format f leaves out of
-// cue c: the features of its spans ([Unwritten]) and the ruby readings a
-// WebVTT file gave it, which only WebVTT and the IR can carry.
+// cue c: the features of its spans ([Unwritten]), the ruby readings a
+// WebVTT file gave it, which only WebVTT and the IR can carry, and the
+// parts of its placement the format has no place for. SRT keeps only the
+// area and alignment ({\anN}); TTML writes line, position and size as a
+// region but not a line number, vertical text or values past the frame
+// edge ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters checks the
+// placement against every writer.
 func UnwrittenCue(f string, c *caption.Cue, lost []string) []string {
 	for k := range c.Spans {
 		lost = Unwritten(f, &c.Spans[k], lost)
@@ -53,7 +69,39 @@ func UnwrittenCue(f string, c *caption.Cue, lost []string) []string {
 	if f != VTT && f != JSON && vtt.HasRuby(c) {
 		lost = append(lost, FeatureRuby)
 	}
+	if p := c.Placement; p != nil {
+		has := func(set bool, name string) {
+			if set {
+				lost = append(lost, name)
+			}
+		}
+		switch f {
+		case SRT:
+			has(p.Line != nil, FeatureLine)
+			has(p.Position != nil, FeaturePosition)
+			has(p.Size != nil, FeatureSize)
+			has(p.Vertical != "", FeatureVertical)
+		case TTML:
+			lineNumber, vertical, offFrame := ttml.Unplaced(p)
+			has(lineNumber, FeatureLineNumber)
+			has(vertical, FeatureVertical)
+			has(offFrame, FeatureOffFrame)
+		}
+	}
 	return lost
+}
+
+// Delivers reports whether a file of format f, written from a track that
+// holds cue c, gives c to whoever reads it. Every reader rejects a cue
+// that ends before it starts. The TTML writer leaves out the cues a TTML
+// player never shows, those without duration or without text
+// ([ttml.Shows]); the other formats carry them. TestDeliversMatchesWriters
+// reads every writer's output back.
+func Delivers(f string, c *caption.Cue) bool {
+	if f == TTML {
+		return ttml.Shows(c)
+	}
+	return c.EndMs >= c.StartMs
 }
 
 // HasRuby reports whether c holds ruby readings its text leaves out.

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -90,6 +91,126 @@ func TestUnwrittenRubyMatchesWriters(t *testing.T) {
 		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil), FeatureRuby)
 		if written == lost {
 			t.Errorf("%s: the reading is written: %v; UnwrittenCue says it is lost: %v\n%s", f, written, lost, buf.String())
+		}
+	}
+}
+
+// TestDeliversMatchesWriters writes, in every output format, a cue that
+// some player might not show between two that every player shows, reads
+// the file back, and checks that the cue comes back exactly when Delivers
+// says so.
+func TestDeliversMatchesWriters(t *testing.T) {
+	t.Parallel()
+	open := map[string]json.RawMessage{TTML: json.RawMessage(`{"openEnd":true}`)}
+	cues := []struct {
+		name string
+		cue  caption.Cue
+	}{
+		{"shown", caption.Cue{StartMs: 4000, EndMs: 5000, Text: "Shown"}},
+		{"zero length", caption.Cue{StartMs: 4000, EndMs: 4000, Text: "Zero"}},
+		{"ends before it starts", caption.Cue{StartMs: 4500, EndMs: 4000, Text: "Backwards"}},
+		{"open end read as zero length", caption.Cue{StartMs: 4000, EndMs: 4000, Text: "Open", Ext: open}},
+		{"no text", caption.Cue{StartMs: 4000, EndMs: 5000}},
+		{"spaces only", caption.Cue{StartMs: 4000, EndMs: 5000, Text: " \u00a0\n "}},
+		{"only what XML cannot carry", caption.Cue{StartMs: 4000, EndMs: 5000, Text: "\uFFFE\u0001"}},
+		{"zero-width space", caption.Cue{StartMs: 4000, EndMs: 5000, Text: "\u200b"}},
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, tc := range cues {
+			t.Run(f+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
+				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
+					{StartMs: 1000, EndMs: 3000, Text: "Before"}, tc.cue, {StartMs: 6000, EndMs: 8000, Text: "After"},
+				}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil {
+					t.Fatalf("read back: %v", err)
+				}
+				back := len(out.Cues) == 3
+				if len(out.Cues) < 2 || len(out.Cues) > 3 {
+					t.Fatalf("read back %d cues, want 2 or 3\n%s", len(out.Cues), buf.String())
+				}
+				if d := Delivers(f, &in.Cues[1]); back != d {
+					t.Errorf("the cue is read back: %v; Delivers says: %v\n%s", back, d, buf.String())
+				}
+			})
+		}
+	}
+}
+
+// TestUnwrittenPlacementMatchesWriters writes a cue with one placement
+// feature in every output format, reads it back, and checks that the
+// feature is gone exactly when UnwrittenCue names it. TTML carries a
+// placement as a region, so there the feature is looked for in the box
+// of the cue's region (percent of the frame).
+func TestUnwrittenPlacementMatchesWriters(t *testing.T) {
+	t.Parallel()
+	num := func(v float64) *float64 { return &v }
+	is := func(p *float64, v float64) bool { return p != nil && *p == v }
+	features := []struct {
+		name      string
+		placement caption.Placement
+		lostAs    []string // any of these names the loss
+		kept      func(p *caption.Placement, r caption.Region) bool
+	}{
+		{"line in percent", caption.Placement{Line: num(10), LineUnit: caption.LineUnitPercent}, []string{FeatureLine},
+			func(p *caption.Placement, r caption.Region) bool {
+				return is(p.Line, 10) && p.LineUnit == caption.LineUnitPercent || is(r.ViewportY, 10) && r.DisplayAlign == "before"
+			}},
+		{"line number", caption.Placement{Line: num(2), LineUnit: caption.LineUnitLines}, []string{FeatureLine, FeatureLineNumber},
+			func(p *caption.Placement, _ caption.Region) bool {
+				return is(p.Line, 2) && p.LineUnit == caption.LineUnitLines
+			}},
+		{"position", caption.Placement{Position: num(30)}, []string{FeaturePosition},
+			func(p *caption.Placement, r caption.Region) bool {
+				return is(p.Position, 30) || r.ViewportX != nil && r.Width != nil && *r.ViewportX+*r.Width/2 == 30
+			}},
+		{"size", caption.Placement{Size: num(40)}, []string{FeatureSize},
+			func(p *caption.Placement, r caption.Region) bool { return is(p.Size, 40) || is(r.Width, 40) }},
+		{"vertical", caption.Placement{Vertical: "rl"}, []string{FeatureVertical},
+			func(p *caption.Placement, _ caption.Region) bool { return p.Vertical == "rl" }},
+		{"box past the frame edge", caption.Placement{Position: num(20), Size: num(80)}, []string{FeatureOffFrame, FeatureSize},
+			func(p *caption.Placement, r caption.Region) bool {
+				return is(p.Position, 20) && is(p.Size, 80) || r.ViewportX != nil && *r.ViewportX < 0
+			}},
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, ft := range features {
+			t.Run(f+"/"+ft.name, func(t *testing.T) {
+				t.Parallel()
+				pl := ft.placement
+				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
+					{ID: "c1", StartMs: 1000, EndMs: 3000, Text: "Hello there", Placement: &pl},
+				}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil || len(out.Cues) != 1 {
+					t.Fatalf("read back: %v, %+v", err, out)
+				}
+				back := out.Cues[0].Placement
+				if back == nil {
+					back = &caption.Placement{}
+				}
+				var region caption.Region
+				for _, r := range out.Regions {
+					if r.ID == back.Region {
+						region = r
+					}
+				}
+				kept := ft.kept(back, region)
+				unwritten := UnwrittenCue(f, &in.Cues[0], nil)
+				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
+				if kept == lost {
+					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
+				}
+			})
 		}
 	}
 }

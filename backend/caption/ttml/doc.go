@@ -25,7 +25,10 @@
 //
 // The writer emits an IMSC1 text-profile document with three regions
 // (bottom, middle, top), one <p> per cue and styles for italic, bold and
-// underline.
+// underline. A cue with WebVTT line, position or size gets a region of its
+// own, the box a WebVTT renderer draws (see placement.go); reading it back
+// gives that box as the cue's region. Cues no TTML player shows (no
+// duration, no text) are left out ([Shows]).
 package ttml
 
 import (

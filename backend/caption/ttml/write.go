@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -12,7 +13,8 @@ import (
 
 // header is the fixed head of every document Write produces: IMSC1 text
 // profile, one style per text property the IR carries, and three regions
-// covering the bottom, middle and top of the frame's 80% safe area.
+// covering the bottom, middle and top of the frame's 80% safe area. The
+// regions of placed cues (see placement.go) follow them in <layout>.
 const header = `    <styling>
       <style xml:id="default" tts:fontFamily="proportionalSansSerif" tts:textAlign="center"/>
       <style xml:id="italic" tts:fontStyle="italic"/>
@@ -23,15 +25,16 @@ const header = `    <styling>
       <region xml:id="bottom" tts:origin="10% 10%" tts:extent="80% 80%" tts:displayAlign="after"/>
       <region xml:id="middle" tts:origin="10% 10%" tts:extent="80% 80%" tts:displayAlign="center"/>
       <region xml:id="top" tts:origin="10% 10%" tts:extent="80% 80%" tts:displayAlign="before"/>
-    </layout>
 `
 
 // Write writes t as an IMSC1 text-profile TTML document: one <p> per cue
-// with clock times HH:MM:SS.mmm, a region chosen from the cue's area, style
+// with clock times HH:MM:SS.mmm, a region chosen from the cue's area (or
+// one of its own for a cue with WebVTT line, position or size), style
 // references for italic, bold and underline and inline colours. Cue ids
 // that are not XML names (such as SRT counters) are written as "c" plus
 // the id with other characters replaced by "_"; empty ids are left out.
-// The output is deterministic.
+// Cues a TTML player never shows ([Shows]) are left out too. The output
+// is deterministic.
 func Write(w io.Writer, t *caption.Track) error {
 	lang := t.Language
 	if lang == "" {
@@ -56,16 +59,49 @@ func Write(w io.Writer, t *caption.Track) error {
 		b = append(b, "    </metadata>\n"...)
 	}
 	b = append(b, header...)
-	b = append(b, "  </head>\n  <body style=\"default\">\n    <div>\n"...)
+	regions := placedRegions(t)
+	for _, bx := range regions.order {
+		b = bx.appendRegion(b, regions.id[bx])
+	}
+	b = append(b, "    </layout>\n  </head>\n  <body style=\"default\">\n    <div>\n"...)
+	// Cue ids share the document's xml:id space with styles, regions and
+	// agents: a cue with the id "top" would otherwise redefine a region.
 	used := map[string]bool{}
+	for _, id := range []string{"default", "italic", "bold", "underline", "bottom", "middle", "top"} {
+		used[id] = true
+	}
+	for _, id := range regions.id {
+		used[id] = true
+	}
+	for _, id := range agents.id {
+		used[id] = true
+	}
 	for i := range t.Cues {
-		b = appendCue(b, &t.Cues[i], used, agents)
+		if Shows(&t.Cues[i]) {
+			b = appendCue(b, &t.Cues[i], used, agents, regions)
+		}
 	}
 	b = append(b, "    </div>\n  </body>\n</tt>\n"...)
 	if _, err := w.Write(b); err != nil {
 		return fmt.Errorf("ttml: write: %w", err)
 	}
 	return nil
+}
+
+// Shows reports whether a TTML player shows c, and so whether [Write]
+// writes it. TTML presents a paragraph only while its interval is not
+// empty and only when it has text to display: a cue that ends where it
+// starts (or before), or whose text is blank once the characters XML
+// cannot carry are dropped, would be written as a <p> that no player and
+// no reader (this package's included) ever shows. Writing it would make
+// the file claim a cue it does not deliver, so the caller reports it
+// instead. An open-ended cue the reader ended where it starts is shown:
+// Write keeps its end open (see appendCue).
+func Shows(c *caption.Cue) bool {
+	if _, open := c.Ext[Format]; !open && c.EndMs <= c.StartMs {
+		return false
+	}
+	return strings.TrimFunc(c.Text, func(r rune) bool { return unicode.IsSpace(r) || !xmlChar(r) }) != ""
 }
 
 // agentTable numbers the distinct voices in order of first use.
@@ -85,7 +121,7 @@ func agentIDs(t *caption.Track) agentTable {
 	return a
 }
 
-func appendCue(b []byte, c *caption.Cue, used map[string]bool, agents agentTable) []byte {
+func appendCue(b []byte, c *caption.Cue, used map[string]bool, agents agentTable, regions regionTable) []byte {
 	b = append(b, "      <p"...)
 	if id := xmlID(c.ID, used); id != "" {
 		b = append(b, ` xml:id="`...)
@@ -104,7 +140,9 @@ func appendCue(b []byte, c *caption.Cue, used map[string]bool, agents agentTable
 	}
 	b = append(b, ` region="`...)
 	region := "bottom"
-	if c.Placement != nil && (c.Placement.Area == caption.AreaTop || c.Placement.Area == caption.AreaMiddle) {
+	if bx, ok := placed(c.Placement); ok {
+		region = regions.id[bx.rounded()]
+	} else if c.Placement != nil && (c.Placement.Area == caption.AreaTop || c.Placement.Area == caption.AreaMiddle) {
 		region = c.Placement.Area
 	}
 	b = append(b, region...)
@@ -228,11 +266,17 @@ func appendEscaped(b []byte, s string, attr bool) []byte {
 			b = append(b, "&#10;"...)
 		case r == '\r':
 			b = append(b, "&#13;"...)
-		case r == '\t' || r == '\n' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF:
+		case xmlChar(r):
 			b = utf8.AppendRune(b, r)
 		}
 	}
 	return b
+}
+
+// xmlChar reports whether XML 1.0 can carry r (as itself or as a
+// character reference).
+func xmlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
 // xmlID returns id as a unique XML name for xml:id, or "" for no id.

@@ -1,0 +1,202 @@
+package ttml
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/captionqa/captionqa/backend/caption"
+)
+
+// The writer carries a cue's WebVTT settings (a [caption.Placement] Line in
+// percent, Position and Size) as an IMSC1 region of its own: the box a
+// WebVTT renderer draws for a horizontal cue, in percent of the root
+// container, which is what IMSC1 regions are. The mapping:
+//
+//   - Size is the box width (auto: 100). As in WebVTT rendering, a box
+//     wider than its position and position-align allow is narrowed to the
+//     widest that fits, so the region shows what a WebVTT player shows;
+//     when both Position and Size were set, that box ran past the frame
+//     edge and [Unplaced] reports it.
+//   - Position is the anchor its position-align names: the box's left
+//     edge for line-left, its right edge for line-right, its middle for
+//     center. Auto position-align follows the text alignment (left and
+//     start: line-left; right and end: line-right; else center); auto
+//     Position is 0, 100 or 50 to match.
+//   - A Line in percent is the top of the box for line-align start (the
+//     default), its middle for center and its bottom for end. The region
+//     runs from the line to the frame edge the text grows towards (for
+//     center, equally both ways, as far as the nearer edge allows), and
+//     tts:displayAlign before, center or after sets the text on the line.
+//   - Without a Line in percent the region keeps the vertical extent and
+//     displayAlign of the cue's area region (10% to 90% of the frame).
+//
+// What this cannot carry is reported by format.UnwrittenCue, see
+// [Unplaced]: a line number (WebVTT lines depend on the font), vertical
+// text, and values outside the frame, which are clamped to it because an
+// IMSC1 region must lie within the root container.
+
+// box is an IMSC1 region: origin and extent in percent of the root
+// container, and where the text sits vertically inside it.
+type box struct {
+	x, y, w, h   float64
+	displayAlign string
+}
+
+// placed returns the region a cue with placement p is written in, and
+// false when p sets no Line in percent, Position or Size: such a cue goes
+// in the region of its area.
+func placed(p *caption.Placement) (box, bool) {
+	percentLine := p != nil && p.Line != nil && p.LineUnit == caption.LineUnitPercent
+	if p == nil || !percentLine && p.Position == nil && p.Size == nil {
+		return box{}, false
+	}
+	b := box{y: 10, h: 80, displayAlign: areaAlign(p.Area)}
+	align := positionAlign(p)
+	pos := map[string]float64{"line-left": 0, "line-right": 100, "center": 50}[align]
+	if p.Position != nil {
+		pos = frameClamp(*p.Position)
+	}
+	size := 100.0
+	if p.Size != nil {
+		size = frameClamp(*p.Size)
+	}
+	switch align {
+	case "line-left":
+		b.w = min(size, 100-pos)
+		b.x = pos
+	case "line-right":
+		b.w = min(size, pos)
+		b.x = pos - b.w
+	default:
+		b.w = min(size, 2*min(pos, 100-pos))
+		b.x = pos - b.w/2
+	}
+	if percentLine {
+		line := frameClamp(*p.Line)
+		switch p.LineAlign {
+		case "center":
+			half := min(line, 100-line)
+			b.y, b.h, b.displayAlign = line-half, 2*half, "center"
+		case "end":
+			b.y, b.h, b.displayAlign = 0, line, "after"
+		default:
+			b.y, b.h, b.displayAlign = line, 100-line, "before"
+		}
+	}
+	return b, true
+}
+
+// Unplaced reports what of placement p a TTML document written by [Write]
+// does not carry: a line number (a Line in lines), vertical text, and a
+// placement past the frame edge (a Line, Position or Size outside 0..100
+// percent, or a Position and Size whose box runs off the frame), which is
+// written clamped because an IMSC1 region must lie within the root
+// container. Overruns within the precision written, 0.005%, are carried.
+func Unplaced(p *caption.Placement) (lineNumber, vertical, offFrame bool) {
+	if p == nil {
+		return false, false, false
+	}
+	const slack = 0.005
+	out := func(v float64) bool { return !(v >= -slack && v <= 100+slack) }
+	outp := func(v *float64) bool { return v != nil && out(*v) }
+	lineNumber = p.Line != nil && p.LineUnit != caption.LineUnitPercent
+	offFrame = p.LineUnit == caption.LineUnitPercent && outp(p.Line) || outp(p.Position) || outp(p.Size)
+	if p.Position != nil && p.Size != nil && !offFrame {
+		pos, size := *p.Position, *p.Size
+		switch positionAlign(p) {
+		case "line-left":
+			offFrame = out(pos + size)
+		case "line-right":
+			offFrame = out(pos - size)
+		default:
+			offFrame = out(pos-size/2) || out(pos+size/2)
+		}
+	}
+	return lineNumber, p.Vertical != "", offFrame
+}
+
+// frameClamp brings a percentage into the frame; NaN becomes 0.
+func frameClamp(v float64) float64 {
+	if v != v {
+		return 0
+	}
+	return min(max(v, 0), 100)
+}
+
+// positionAlign resolves WebVTT's auto position-align from the text
+// alignment, for left-to-right text.
+func positionAlign(p *caption.Placement) string {
+	switch p.PositionAlign {
+	case "line-left", "line-right", "center":
+		return p.PositionAlign
+	}
+	switch p.Align {
+	case "left", "start":
+		return "line-left"
+	case "right", "end":
+		return "line-right"
+	}
+	return "center"
+}
+
+// areaAlign is the displayAlign of an area's region.
+func areaAlign(area string) string {
+	switch area {
+	case caption.AreaTop:
+		return "before"
+	case caption.AreaMiddle:
+		return "center"
+	}
+	return "after"
+}
+
+// regionTable names the distinct boxes of placed cues p1, p2, … in order
+// of first use, so the same track always gives the same ids.
+type regionTable struct {
+	order []box
+	id    map[box]string
+}
+
+func placedRegions(t *caption.Track) regionTable {
+	rt := regionTable{id: map[box]string{}}
+	for i := range t.Cues {
+		if !Shows(&t.Cues[i]) {
+			continue
+		}
+		if b, ok := placed(t.Cues[i].Placement); ok {
+			b = b.rounded()
+			if rt.id[b] == "" {
+				rt.order = append(rt.order, b)
+				rt.id[b] = "p" + strconv.Itoa(len(rt.order))
+			}
+		}
+	}
+	return rt
+}
+
+// rounded rounds the box to the precision written, 0.01%, so boxes that
+// would be written alike share a region.
+func (b box) rounded() box {
+	r := func(v float64) float64 { return math.Round(v*100) / 100 }
+	return box{x: r(b.x), y: r(b.y), w: r(b.w), h: r(b.h), displayAlign: b.displayAlign}
+}
+
+func (b box) appendRegion(buf []byte, id string) []byte {
+	pct := func(buf []byte, v float64) []byte {
+		if v == 0 {
+			v = 0 // -0 is written as 0
+		}
+		return append(strconv.AppendFloat(buf, v, 'f', -1, 64), '%')
+	}
+	buf = append(buf, `      <region xml:id="`...)
+	buf = append(buf, id...)
+	buf = append(buf, `" tts:origin="`...)
+	buf = append(pct(buf, b.x), ' ')
+	buf = pct(buf, b.y)
+	buf = append(buf, `" tts:extent="`...)
+	buf = append(pct(buf, b.w), ' ')
+	buf = pct(buf, b.h)
+	buf = append(buf, `" tts:displayAlign="`...)
+	buf = append(buf, b.displayAlign...)
+	return append(buf, "\"/>\n"...)
+}
