@@ -52,7 +52,13 @@ func placed(p *caption.Placement) (box, bool) {
 	}
 	b := box{y: 10, h: 80, displayAlign: areaAlign(p.Area)}
 	align := positionAlign(p)
-	pos := map[string]float64{"line-left": 0, "line-right": 100, "center": 50}[align]
+	pos := 50.0
+	switch align {
+	case "line-left":
+		pos = 0
+	case "line-right":
+		pos = 100
+	}
 	if p.Position != nil {
 		pos = frameClamp(*p.Position)
 	}
