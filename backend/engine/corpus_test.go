@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/internal/golden"
@@ -27,12 +26,7 @@ func TestCorpusKeepsText(t *testing.T) {
 					continue
 				}
 				for _, f := range cl.Findings {
-					// The one text fix.Apply may drop is the dialogue dash
-					// of a two-speaker cue it splits by speaker; that is the
-					// fixes' own exception, not the labels'.
-					dash := strings.Contains(f.Message, `source continues "- `) || strings.Contains(f.Message, `source continues "– `) ||
-						strings.Contains(f.Message, `source continues "— `)
-					if f.Code == "text_lost" && f.CueIndex != nil && !dash {
+					if f.Code == "text_lost" && f.CueIndex != nil {
 						t.Errorf("%s: %s", prof, f.Message)
 					}
 				}

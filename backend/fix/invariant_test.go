@@ -15,6 +15,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
+	"github.com/captionqa/captionqa/backend/rules"
 )
 
 // netflix are the targets of the heavy benchmark.
@@ -37,7 +38,7 @@ func normText(t *caption.Track) string {
 	var sb strings.Builder
 	for _, c := range t.Cues {
 		for _, w := range strings.Fields(c.Text) {
-			if d := dashPrefix(w); d > 0 && d < len(w) {
+			if d := rules.DialogueDash(w); d > 0 && d < len(w) {
 				w = w[d:]
 			} else if d == len(w) {
 				continue

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/captionqa/captionqa/backend/rules"
 )
 
 // Boundary classes of the gap after a word, strongest last.
@@ -84,7 +86,7 @@ func isAbbreviation(w string) bool {
 // startsLower reports whether w begins, after opening quotes, brackets and
 // dashes, with a lower-case letter.
 func startsLower(w string) bool {
-	w = strings.TrimLeftFunc(w, func(r rune) bool { return isOpener(r) || isDash(r) || r == '¿' || r == '¡' })
+	w = strings.TrimLeftFunc(w, func(r rune) bool { return isOpener(r) || rules.IsDash(r) || r == '¿' || r == '¡' })
 	r, _ := utf8.DecodeRuneInString(w)
 	return unicode.IsLower(r)
 }
@@ -96,25 +98,4 @@ func isOpener(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// isDash reports whether r is a dialogue dash.
-func isDash(r rune) bool { return r == '-' || r == '–' || r == '—' }
-
-// dashPrefix returns the byte length of the dialogue dash w starts with
-// ("-" in "-Hi" or a lone "-"), 0 when it has none. "--" and "-5" are not
-// dialogue dashes.
-func dashPrefix(w string) int {
-	r, n := utf8.DecodeRuneInString(w)
-	if !isDash(r) {
-		return 0
-	}
-	if n == len(w) {
-		return n
-	}
-	next, _ := utf8.DecodeRuneInString(w[n:])
-	if isDash(next) || unicode.IsDigit(next) {
-		return 0
-	}
-	return n
 }

@@ -265,7 +265,7 @@ func (f *fixer) markTurns(s string, ws []word) {
 	f.turn = f.turn[:len(ws)]
 	f.dialogue = false
 	for k, w := range ws {
-		f.turn[k] = k == 0 || (w.brk && dashPrefix(s[w.b0:w.b1]) > 0)
+		f.turn[k] = k == 0 || (w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
 		f.dialogue = f.dialogue || (k > 0 && f.turn[k])
 	}
 }
@@ -457,7 +457,7 @@ func (f *fixer) dropDash(s string, ws []word, p piece) []word {
 		}
 	}
 	w := &pw[0]
-	d := dashPrefix(s[w.b0:w.b1])
+	d := rules.DialogueDash(s[w.b0:w.b1])
 	switch {
 	case d == 0:
 	case d < w.b1-w.b0:

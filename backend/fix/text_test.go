@@ -52,15 +52,6 @@ func TestGapClass(t *testing.T) {
 	}
 }
 
-func TestDashPrefix(t *testing.T) {
-	t.Parallel()
-	for w, want := range map[string]int{"-": 1, "-Hi": 1, "–Hi": 3, "--": 0, "-5": 0, "Hi": 0, "": 0} {
-		if got := dashPrefix(w); got != want {
-			t.Errorf("dashPrefix(%q) = %d, want %d", w, got, want)
-		}
-	}
-}
-
 func TestUntidy(t *testing.T) {
 	t.Parallel()
 	for s, want := range map[string]bool{

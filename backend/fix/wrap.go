@@ -42,10 +42,10 @@ func breakCost(s string, ws []word, i int) float64 {
 	if r.label {
 		cost += costInLabel
 	}
-	if dashPrefix(lw) == len(lw) {
+	if rules.DialogueDash(lw) == len(lw) {
 		return cost + costAfterDash
 	}
-	if r.brk && dashPrefix(rw) > 0 {
+	if r.brk && rules.DialogueDash(rw) > 0 {
 		return cost + bonusTurn
 	}
 	switch gapClass(lw, rw) {

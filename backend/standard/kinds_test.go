@@ -78,6 +78,10 @@ func TestClauseKinds(t *testing.T) {
 			in.Source.Cues[2].Voice = "Bob"
 			in.Reparse.Track.Cues[2].Text = "Bob: " + in.Reparse.Track.Cues[2].Text
 		}, StatusPass, ""},
+		{"preservation two-word voice written as a label", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[2].Voice = "Roger Bingham"
+			in.Reparse.Track.Cues[2].Text = "Roger Bingham: " + in.Reparse.Track.Cues[2].Text
+		}, StatusPass, ""},
 		{"preservation text lost after a label", "en-301-549", "7.1.3", func(in *Input) {
 			in.Source.Cues[2].Voice = "Bob"
 			in.Reparse.Track.Cues[2].Text = "Bob: gone"
@@ -90,6 +94,30 @@ func TestClauseKinds(t *testing.T) {
 		}, StatusPass, "speaker_info_dropped"},
 		{"preservation a span label where no speaker starts", "en-301-549", "7.1.3", func(in *Input) {
 			spanVoices(in, "Alice: Where were you?\nOut. Bob:")
+		}, StatusFail, "text_lost"},
+		{"preservation dialogue split by speaker drops the dashes", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "- Marta, are you there?\n- I'm right here.", "Marta, are you there?", "I'm right here.")
+		}, StatusPass, "cue_count_changed"},
+		{"preservation dashes joined to the words dropped", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "-Marta, are you there?\n-I'm right here.", "Marta, are you there?", "I'm right here.")
+		}, StatusPass, ""},
+		{"preservation en and em dashes dropped", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "– Marta, are you there?\n—I'm right here.", "Marta, are you there?", "I'm right here.")
+		}, StatusPass, ""},
+		{"preservation one dash kept, one dropped", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "- Marta, are you there?\n-I'm right here.", "- Marta, are you there?", "I'm right here.")
+		}, StatusPass, ""},
+		{"preservation word lost next to a dropped dash", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "- Marta, are you there?\n- I'm right here.", "Marta, are you there?", "right here.")
+		}, StatusFail, "text_lost"},
+		{"preservation dash inside a line is text", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "Marta - are you there?\nI'm right here.", "Marta are you there?", "I'm right here.")
+		}, StatusFail, "text_lost"},
+		{"preservation hyphen of a word is text", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "Marta, are you there?\n-I'm right-here.", "Marta, are you there?", "I'm right here.")
+		}, StatusFail, "text_lost"},
+		{"preservation minus sign starting a line is text", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "Marta, how cold is it?\n-5 degrees.", "Marta, how cold is it?", "5 degrees.")
 		}, StatusFail, "text_lost"},
 		{"preservation reader dropped a cue", "en-301-549", "7.1.3", func(in *Input) {
 			in.ReaderDiagnostics = []caption.Diagnostic{{Code: caption.CodeInvalidTimestamp, Severity: caption.SeverityError, Line: 9, Message: "cue dropped: bad time"}}
@@ -193,6 +221,22 @@ func spanVoices(in *Input, text string) {
 	c := &in.Source.Cues[2]
 	c.Text, c.Spans = "Where were you?\nOut.", []caption.Span{{Start: 0, End: 15, Voice: "Alice"}, {Start: 16, End: 20, Voice: "Bob"}}
 	in.Delivery.Cues[2].Text, in.Reparse.Track.Cues[2].Text = text, text
+}
+
+// splitDialogue gives cue 3 of the source the text src and delivers it
+// split into one cue per line of out, as a fix splits a dialogue by
+// speaker.
+func splitDialogue(in *Input, src string, out ...string) {
+	c := in.Source.Cues[3]
+	c.Text = src
+	in.Source.Cues[3] = c
+	pieces := make([]caption.Cue, len(out))
+	step := (c.EndMs - c.StartMs) / int64(len(out))
+	for k, text := range out {
+		pieces[k] = cue(c.StartMs+int64(k)*step, c.StartMs+int64(k+1)*step, text)
+	}
+	in.Delivery.Cues = slices.Replace(in.Delivery.Cues, 3, 4, pieces...)
+	in.Reparse.Track = clone(in.Delivery)
 }
 
 // colourAll gives every cue of t one text colour and background.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/rules"
 )
 
 // gradePreservation grades EN 301 549 7.1.3 for CaptionQA's conversion:
@@ -16,7 +17,9 @@ import (
 // should be kept where it carries meaning; losing it is a "should", so it
 // gives warnings and the clause still passes. A voice that survives as a
 // text label ("MARTA:") where [caption.Cue.VoiceLabels] puts it, on the
-// cue or on a span, counts as kept.
+// cue or on a span, counts as kept. A dialogue dash opening a line is
+// presentational too: a delivery that splits the dialogue into a cue per
+// speaker, as the fixes do, may leave it out.
 func gradePreservation(cl *ClauseSpec, p *input) outcome {
 	src := p.Source
 	if src == nil {
@@ -51,7 +54,8 @@ func gradePreservation(cl *ClauseSpec, p *input) outcome {
 // difference it returns a finding on the cue of at (the delivery) holding
 // the first differing word of b, and false. A speaker voice of a, of a
 // cue or of a span, counts as a label "NAME:" that b may carry as text or
-// leave out (losing a voice is presentationLost's business, a warning).
+// leave out (losing a voice is presentationLost's business, a warning),
+// and so does a dialogue dash opening a line of a (see [words]).
 func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 	wa, _, optional := words(a, true)
 	wb, cue, _ := words(b, false)
@@ -88,15 +92,38 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 }
 
 // words returns the words of every cue of t in order and the cue each
-// word belongs to. With voices, each speaker label a plain-text delivery
-// gets ([caption.Cue.VoiceLabels]: the cue's voice, and a span's voice
-// where another speaker starts) comes where it is written, and optional
-// marks those label words: a delivery without voices (SRT, plain text)
-// carries the voices that way, or not at all.
+// word belongs to, and marks as optional the words a delivery may carry or
+// leave out. A dialogue dash ([rules.DialogueDash]) is a word of its own,
+// "-Hi" read as "- Hi" on both sides, and optional where it opens a line:
+// it only marks a speaker change inside one cue, and the fixes drop it
+// once each speaker has a cue of their own. A dash inside a line, a minus
+// sign or a hyphen within a word stays text. With voices, each speaker
+// label a plain-text delivery gets ([caption.Cue.VoiceLabels]: the cue's
+// voice, and a span's voice where another speaker starts) comes where it
+// is written, and is optional too: a delivery without voices (SRT, plain
+// text) carries the voices that way, or not at all.
 func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bool) {
-	add := func(s string, i int, opt bool) {
-		for w := range strings.FieldsSeq(s) {
-			ws, cue, optional = append(ws, w), append(cue, i), append(optional, opt)
+	push := func(w string, i int, opt bool) {
+		ws, cue, optional = append(ws, w), append(cue, i), append(optional, opt)
+	}
+	// add pushes the words of text[lo:hi], of cue i.
+	add := func(text string, lo, hi, i int) {
+		// After a label, lo may fall inside a line: the dash opens it only
+		// when nothing but white space comes before it there.
+		nl := strings.LastIndexByte(text[:lo], '\n') + 1
+		lineStart := strings.TrimSpace(text[nl:lo]) == ""
+		for line := range strings.SplitSeq(text[lo:hi], "\n") {
+			for w := range strings.FieldsSeq(line) {
+				if d := rules.DialogueDash(w); d > 0 {
+					push(w[:d], i, lineStart)
+					w = w[d:]
+				}
+				if w != "" {
+					push(w, i, false)
+				}
+				lineStart = false
+			}
+			lineStart = true
 		}
 	}
 	var labels []caption.VoiceLabel
@@ -108,12 +135,14 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bo
 			// around it splits into the same words as the whole.
 			labels = c.VoiceLabels(labels[:0])
 			for _, l := range labels {
-				add(c.Text[from:l.At], i, false)
-				add(l.Voice+":", i, true)
+				add(c.Text, from, l.At, i)
+				for w := range strings.FieldsSeq(l.Voice + ":") {
+					push(w, i, true)
+				}
 				from = l.At
 			}
 		}
-		add(c.Text[from:], i, false)
+		add(c.Text, from, len(c.Text), i)
 	}
 	return ws, cue, optional
 }
