@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
@@ -53,6 +54,7 @@ func runConvert(_ context.Context, args []string, env Env) int {
 	if len(track.Cues) == 0 {
 		return ExitEmpty
 	}
+	writeDiagnostics(env, leftOut(out, track))
 	w := bufio.NewWriterSize(env.Stdout, 64<<10)
 	if err := format.Write(out, w, track); err != nil {
 		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
@@ -63,6 +65,32 @@ func runConvert(_ context.Context, args []string, env Env) int {
 		return ExitEmpty
 	}
 	return ExitOK
+}
+
+// leftOut returns a warning for each cue of t that the writer of format f
+// cannot carry whole: the styling or placement it has no syntax for
+// ([format.UnwrittenCue]), or the whole cue when the format does not
+// deliver it ([format.Delivers]), so that a conversion never loses part of
+// a file without a word. The process command reports the same losses as
+// changes of the delivery.
+func leftOut(f string, t *caption.Track) []caption.Diagnostic {
+	var out []caption.Diagnostic
+	var lost []string
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		d := caption.Diagnostic{Code: caption.CodeUnsupportedFeature, Severity: caption.SeverityWarning, Line: c.SourceLine}
+		if !format.Delivers(f, c) {
+			d.Message = fmt.Sprintf("cue %d was left out: %s shows no cue without visible text or duration", i+1, format.Title(f))
+			out = append(out, d)
+			continue
+		}
+		if lost = format.UnwrittenCue(f, c, lost[:0]); len(lost) > 0 {
+			slices.Sort(lost)
+			d.Message = fmt.Sprintf("cue %d: left out, as %s cannot carry it: %s", i+1, format.Title(f), strings.Join(slices.Compact(lost), ", "))
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // writeDiagnostics prints one JSON object per line, the shape of a

@@ -120,7 +120,7 @@ func unwritten(t *caption.Track, f string) []fix.Change {
 		slices.Sort(lost)
 		changes = append(changes, fix.Change{
 			Code: rules.CodeStripStyling, CueIndex: i, Action: "strip",
-			Message: "left out, as " + formatTitle(f) + " cannot carry it: " + strings.Join(slices.Compact(lost), ", "),
+			Message: "left out, as " + format.Title(f) + " cannot carry it: " + strings.Join(slices.Compact(lost), ", "),
 		})
 	}
 	return changes
@@ -142,28 +142,13 @@ func undelivered(t *caption.Track, f string) []fix.Change {
 			continue
 		}
 		ch := fix.Change{Code: rules.CodeEmptyCue, CueIndex: i, Action: fix.ActionRemove,
-			Message: "not delivered, as " + formatTitle(f) + " shows no cue without visible text"}
+			Message: "not delivered, as " + format.Title(f) + " shows no cue without visible text"}
 		if c.EndMs <= c.StartMs {
 			ch.Code = rules.CodeInvalidTimestamp
 			ch.Message = fmt.Sprintf("not delivered, as %s shows no cue that does not end after it starts (%s to %s)",
-				formatTitle(f), caption.FormatClock(c.StartMs), caption.FormatClock(c.EndMs))
+				format.Title(f), caption.FormatClock(c.StartMs), caption.FormatClock(c.EndMs))
 		}
 		changes = append(changes, ch)
 	}
 	return changes
-}
-
-// formatTitle is a format's name as editors write it.
-func formatTitle(f string) string {
-	switch f {
-	case format.SRT:
-		return "SRT"
-	case format.VTT:
-		return "WebVTT"
-	case format.TTML:
-		return "TTML"
-	case format.JSON:
-		return "the JSON model"
-	}
-	return f
 }

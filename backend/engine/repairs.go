@@ -88,12 +88,12 @@ func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, sou
 			if ok && o >= 0 && out.Cues[o].EndMs <= out.Cues[o].StartMs {
 				ok = false
 			}
-			c.Message = "times written in " + formatTitle(f) + "'s own syntax; the file had: " + d.Message
+			c.Message = "times written in " + format.Title(f) + "'s own syntax; the file had: " + d.Message
 		case caption.CodeMissingWebVTTHeader:
 			c.Action = actionWriteHeader
 			c.Message = "the WEBVTT header is written"
 			if f != format.VTT {
-				c.Message = "the delivery is " + formatTitle(f) + ", which has no WEBVTT header to miss"
+				c.Message = "the delivery is " + format.Title(f) + ", which has no WEBVTT header to miss"
 			}
 		case caption.CodeEncodingNotUTF8:
 			c.Action = actionReencode

@@ -44,6 +44,26 @@ func Readable() []string { return []string{SRT, VTT, SBV, ASS, TTML, JSON} }
 // Writable lists the formats [Write] writes.
 func Writable() []string { return []string{SRT, VTT, TTML, JSON} }
 
+// Title is a format's name as editors write it in a sentence: "SRT",
+// "WebVTT", "TTML", "the JSON model".
+func Title(f string) string {
+	switch f {
+	case SRT:
+		return "SRT"
+	case VTT:
+		return "WebVTT"
+	case SBV:
+		return "SBV"
+	case ASS:
+		return "ASS"
+	case TTML:
+		return "TTML"
+	case JSON:
+		return "the JSON model"
+	}
+	return f
+}
+
 // Normalize returns the format name for a spelling such as "webvtt" or
 // "SSA". It returns [ErrUnknownFormat] for anything else.
 func Normalize(name string) (string, error) {
