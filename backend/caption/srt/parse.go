@@ -3,6 +3,7 @@ package srt
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -233,6 +234,12 @@ func (p *parser) readText() {
 			p.notes.add(noteMissingBlank, caption.CodeNonStandardSyntax, caption.SeverityInfo, p.no,
 				"a cue starts without a blank line before it")
 			return
+		}
+		if len(p.text) == cap(p.text) {
+			// Doubling, where append grows a long slice by a quarter,
+			// copies a cue of tens of thousands of lines twice over
+			// instead of five times.
+			p.text = slices.Grow(p.text, len(p.text)+1)
 		}
 		p.text = append(p.text, lineRef{start: p.off, end: p.off + len(text), no: p.no})
 		p.advance(next)
