@@ -24,9 +24,11 @@
 //     (non_standard_syntax info). Text after a blank line that does not start
 //     a block (no timing line, and not a lone number) is kept as more lines of
 //     the cue above, with a non_standard_syntax warning, so that no caption
-//     text is lost; the blank line itself is not kept. Anything else that is
-//     not a block (text before the first cue, a counter without a timing
-//     line) is skipped up to the next block as one malformed_block error.
+//     text is lost; the blank line itself is not kept. A cue gets one such
+//     warning, on the line after its first blank line, with the number of
+//     blank lines when there are more. Anything else that is not a block
+//     (text before the first cue, a counter without a timing line) is
+//     skipped up to the next block as one malformed_block error.
 //     A timing line (or a number followed by one) inside cue text starts a
 //     new cue even without the blank line before it.
 //   - Text keeps its lines ("\n" between them) with trailing spaces and tabs

@@ -43,6 +43,24 @@ func TestLinear(t *testing.T) {
 	}
 }
 
+// TestBlankLinesInsideCue checks that the blank lines inside one cue's
+// text, which the "continuations" input of TestLinear repeats on every
+// other line, give one warning with their number and the first of them:
+// a warning per line made reading it allocate 300 bytes per byte.
+func TestBlankLinesInsideCue(t *testing.T) {
+	t.Parallel()
+	in := "1\n00:00:01,000 --> 00:00:02,000\n" + strings.Repeat("x\n\n", 10_000)
+	tr, diags := golden.MustParse(t, Parse, []byte(in))
+	if len(tr.Cues) != 1 || strings.Count(tr.Cues[0].Text, "x") != 10_000 {
+		t.Errorf("got %d cues; want one cue holding every line", len(tr.Cues))
+	}
+	want := "5 warning non_standard_syntax: 9999 blank lines inside the text of cue \"1\", the first before line 5; " +
+		"the lines after them were kept in the cue\n"
+	if got := string(golden.DiagLines(diags)); got != want {
+		t.Errorf("got %d diagnostics:\n%.500s\nwant:\n%s", len(diags), got, want)
+	}
+}
+
 // TestHasMarkup checks the word-at-a-time search against a byte search.
 func TestHasMarkup(t *testing.T) {
 	t.Parallel()

@@ -1,7 +1,9 @@
 package srt
 
 import (
+	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +38,12 @@ type parser struct {
 	text    []lineRef   // the open cue's lines, reused from cue to cue
 	counter int64       // the counter the next block should carry
 	mk      markup
+
+	// inner counts the blank lines inside the open cue's text; the first
+	// one's warning is d[innerAt]. A broken file can hold thousands of
+	// them in one cue, and one warning per line would cost far more than
+	// the reading (see closeCue).
+	inner, innerAt int
 
 	// The last line lineAt found: src[lastOff:lastEnd], ending before
 	// lastNext; lastNext is 0 before the first.
@@ -131,8 +139,12 @@ func (p *parser) run() {
 			p.advance(next2)
 			p.block(trimSpace(line), true, start, timing, start+1)
 		case p.open && !isDigits(trimSpace(line)):
-			p.d.Warn(caption.CodeNonStandardSyntax, p.no,
-				"a blank line inside the text of cue %q; the lines after it were kept in the cue", p.cur.ID)
+			if p.inner == 0 {
+				p.innerAt = len(p.d)
+				p.d.Warn(caption.CodeNonStandardSyntax, p.no,
+					"a blank line inside the text of cue %q; the lines after it were kept in the cue", p.cur.ID)
+			}
+			p.inner++
 			p.readText()
 		default:
 			p.closeCue()
@@ -223,6 +235,12 @@ func (p *parser) readText() {
 				"a cue starts without a blank line before it")
 			return
 		}
+		if len(p.text) == cap(p.text) {
+			// Doubling, where append grows a long slice by a quarter,
+			// copies a cue of tens of thousands of lines twice over
+			// instead of five times.
+			p.text = slices.Grow(p.text, len(p.text)+1)
+		}
 		p.text = append(p.text, lineRef{start: p.off, end: p.off + len(text), no: p.no})
 		p.advance(next)
 	}
@@ -289,6 +307,13 @@ func (p *parser) closeCue() {
 		return
 	}
 	p.open = false
+	if p.inner > 1 {
+		// The warning of the first blank line stands for all of them.
+		d := &p.d[p.innerAt]
+		d.Message = fmt.Sprintf("%d blank lines inside the text of cue %q, the first before line %d; the lines after them were kept in the cue",
+			p.inner, p.cur.ID, d.Line)
+	}
+	p.inner = 0
 	p.cues = append(p.cues, p.cur)
 	c := &p.cues[len(p.cues)-1]
 	c.Text, c.Spans, c.Placement = p.cueText()
