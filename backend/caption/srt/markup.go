@@ -21,6 +21,12 @@ type markup struct {
 	colors []string     // the <font color> stack
 	pend   []pendingSpace
 	nl     bool // a line break is due before the next content
+	// last is the style of the last content written: a line break takes
+	// the styling it shares with the content after it, so a tag opening a
+	// line does not reach back over the break ("plain\n<i>ital</i>" keeps
+	// it plain) and "<i>a</i>\n<i>b</i>" reads as one italic run, as the
+	// whole-line fast path reads it.
+	last   caption.Span
 	placed bool // the first {\an} has been seen
 	area   string
 	align  string
@@ -93,7 +99,7 @@ func (m *markup) text(t string) {
 		return
 	}
 	if m.nl {
-		m.tb.Write("\n", m.cur)
+		m.tb.Write("\n", shared(m.last, m.cur))
 		m.nl = false
 	}
 	for _, p := range m.pend {
@@ -101,8 +107,24 @@ func (m *markup) text(t string) {
 	}
 	m.pend = m.pend[:0]
 	m.tb.Write(body, m.cur)
+	m.last = m.cur
 	if len(body) < len(t) {
 		m.pend = append(m.pend, pendingSpace{t[len(body):], m.cur})
+	}
+}
+
+// shared is the styling a and b have in common.
+func shared(a, b caption.Span) caption.Span {
+	keep := func(x, y string) string {
+		if x == y {
+			return x
+		}
+		return ""
+	}
+	return caption.Span{
+		Italic: a.Italic && b.Italic, Bold: a.Bold && b.Bold, Underline: a.Underline && b.Underline,
+		Color: keep(a.Color, b.Color), Background: keep(a.Background, b.Background),
+		Class: keep(a.Class, b.Class), Lang: keep(a.Lang, b.Lang), Voice: keep(a.Voice, b.Voice),
 	}
 }
 
