@@ -1,6 +1,7 @@
 package sbv
 
 import (
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -23,6 +24,10 @@ type parser struct {
 	cur   caption.Cue // the open cue, without its text
 	text  []string    // the open cue's lines
 	open  bool        // cur may still get more lines
+	// inner counts the blank lines inside the open cue's text; the first
+	// one's warning is d[innerAt] and stands for all of them (see
+	// closeCue): a broken file can hold thousands in one cue.
+	inner, innerAt int
 	// once holds, per message, the index in d of a note reported once per
 	// file and how often it occurred.
 	once map[string]*[2]int
@@ -60,8 +65,12 @@ func parseText(text string) (*caption.Track, caption.Diagnostics) {
 			p.i++
 			p.skip(true)
 		case p.open:
-			p.d.Warn(caption.CodeNonStandardSyntax, p.i+1,
-				"a blank line inside cue text; the lines after it were kept in the cue above")
+			if p.inner == 0 {
+				p.innerAt = len(p.d)
+				p.d.Warn(caption.CodeNonStandardSyntax, p.i+1,
+					"a blank line inside cue text; the lines after it were kept in the cue above")
+			}
+			p.inner++
 			p.readText()
 		default:
 			p.closeCue()
@@ -152,6 +161,12 @@ func (p *parser) closeCue() {
 		return
 	}
 	p.open = false
+	if p.inner > 1 {
+		d := &p.d[p.innerAt]
+		d.Message = fmt.Sprintf("%d blank lines inside cue text, the first before line %d; the lines after them were kept in the cue above",
+			p.inner, d.Line)
+	}
+	p.inner = 0
 	c := p.cur
 	if len(p.text) == 1 {
 		c.Text = p.text[0]
