@@ -9,7 +9,9 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/caption/synth"
+	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/gctune"
+	"github.com/captionqa/captionqa/backend/standard"
 )
 
 // BenchmarkProcess is the engine's target: the whole process (read, all
@@ -78,4 +80,55 @@ func BenchmarkProcessRatio(b *testing.B) {
 	b.ReportMetric(float64(proc)/float64(bare), "x-readwrite")
 	b.ReportMetric(float64(proc)/float64(b.N)/1e6, "ms-process")
 	b.ReportMetric(float64(bare)/float64(b.N)/1e6, "ms-readwrite")
+}
+
+// BenchmarkProcessStages measures, one at a time on one goroutine, each
+// stage BenchmarkProcess runs: its sub-benchmarks add up to the CPU time
+// one process costs. Only the read must come before everything else; the
+// rest runs side by side, so on P processors a process takes at least
+// read + (the other stages)/P, which is what bounds the ratio
+// BenchmarkProcessRatio reports on a machine with few processors. Run it
+// with -cpu=1 to add them up: the rule checks and the grading otherwise
+// spread their rules and clauses over the processors.
+func BenchmarkProcessStages(b *testing.B) {
+	gctune.Apply()
+	eng := newTestEngine(b)
+	data := synth.SRT(40_000)
+	req := Request{Filename: "big.srt", Data: data, Preset: "generic", FixProfile: "auto-split-cps", Standard: "dcmp"}
+	o, err := eng.resolve(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := o.preset
+	_, src, _, err := format.Read(req.Filename, "", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dT, aT := targets(p, false), targets(p, true)
+	dT.SkipUnfixed, aT.SkipUnfixed = true, true
+	fixed := fix.Apply(src, o.profile, dT)
+	out, _ := normalise(fixed.Track, p, true, nil, fixed.Sources)
+	sc := checkRules(src, p, false, nil)
+	stages := []struct {
+		name string
+		run  func()
+	}{
+		{"read", func() { _, _, _, _ = format.Read(req.Filename, "", data) }},
+		{"check-source", func() { checkRules(src, p, false, nil) }},
+		{"fix-delivery", func() { fix.Apply(src, o.profile, dT) }},
+		{"fix-aided", func() { fix.Apply(src, o.profile, aT) }},
+		{"write", func() { _ = format.Write(p.Output, io.Discard, out) }},
+		{"check-output", func() { checkRules(out, p, true, sc) }},
+		{"grade", func() {
+			standard.Grade(o.standard, standard.Input{Source: src, Delivery: out, OutputFormat: p.Output})
+		}},
+	}
+	for _, s := range stages {
+		b.Run(s.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.run()
+			}
+		})
+	}
 }
