@@ -192,10 +192,13 @@ func areaAlign(area string) string {
 }
 
 // rounded rounds the box to the precision written, 0.01%, so boxes that
-// would be written alike share a region.
+// would be written alike share a region. The extent is rounded as the
+// distance between the rounded edges, so a box within the frame stays
+// within it: 0.005% wide 99.995% would otherwise round to 0.01% and 100%.
 func (b box) rounded() box {
 	r := func(v float64) float64 { return math.Round(v*100) / 100 }
-	return box{x: r(b.x), y: r(b.y), w: r(b.w), h: r(b.h), displayAlign: b.displayAlign}
+	x, y := r(b.x), r(b.y)
+	return box{x: x, y: y, w: r(r(b.x+b.w) - x), h: r(r(b.y+b.h) - y), displayAlign: b.displayAlign}
 }
 
 func (b box) appendRegion(buf []byte, id string) []byte {
