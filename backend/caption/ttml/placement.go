@@ -117,7 +117,8 @@ type Loss struct {
 
 // Unplaced reports what of placement p a TTML document written by [Write]
 // does not carry. r is the region of the track p.Region names, nil when
-// there is none. A cue [Write] puts in r (see [inRegion]) loses its
+// there is none. A cue [Write] puts in r (one with no Line, no Size but
+// 100 and no vertical text, which make WebVTT ignore a region) loses its
 // Position, r's line count and roll-up, and the part of r past the frame
 // edge, which is written clamped because an IMSC1 region must lie within
 // the root container. Any other cue loses a line number, vertical text
