@@ -104,16 +104,26 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool, notes []string, s
 	return t, changes
 }
 
-// unwritten reports each cue of t whose spans carry a feature the writer
-// of format f leaves out ([format.Unwritten]), such as a colour in
-// WebVTT: the delivery loses it, so the report says so. Like every
+// unwritten reports each cue of t that carries a feature the writer of
+// format f leaves out ([format.UnwrittenCue]), such as a colour in
+// WebVTT or a region's roll-up in TTML: the delivery loses it, so the
+// report says so. Like every
 // change normalise returns, it names a cue of t; the caller maps it to
 // the uploaded file's.
 func unwritten(t *caption.Track, f string) []fix.Change {
 	var changes []fix.Change
 	var lost []string
+	var regions map[string]*caption.Region
+	if len(t.Regions) > 0 {
+		regions = t.RegionsByID()
+	}
 	for i := range t.Cues {
-		lost = format.UnwrittenCue(f, &t.Cues[i], lost[:0])
+		c := &t.Cues[i]
+		var r *caption.Region
+		if c.Placement != nil {
+			r = regions[c.Placement.Region]
+		}
+		lost = format.UnwrittenCue(f, c, r, lost[:0])
 		if len(lost) == 0 {
 			continue
 		}

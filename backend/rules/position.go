@@ -25,10 +25,10 @@ import (
 //     center);
 //   - a Placement.Region that names no entry of [caption.Track.Regions],
 //     or names a region that does not fit in the frame. The region box is
-//     Width × Height percent of the frame (Width unset: 100; Height unset:
-//     Lines × 6, the 6vh a WebVTT region line takes, or 0), placed so that
-//     its anchor point (AnchorX/Y percent of the box, unset: 0) sits on
-//     the viewport anchor (ViewportX/Y percent of the frame, unset: 0);
+//     [caption.Region.Box]: Width × Height percent of the frame (Height
+//     unset: Lines × 6, the 6vh a WebVTT region line takes), placed so
+//     that its anchor point (percent of the box) sits on the viewport
+//     anchor (percent of the frame);
 //   - for ASS scripts, a \pos outside the script's PlayResX × PlayResY
 //     frame, each axis checked only when the script declares it (the ass
 //     reader keeps PlayResX/Y in Track.Ext["ass"] and \pos in
@@ -157,19 +157,7 @@ func (rc *regionChecker) problem(id string) string {
 
 // regionProblem describes how region r leaves the frame, "" if it fits.
 func regionProblem(r *caption.Region) string {
-	val := func(p *float64, def float64) float64 {
-		if p == nil {
-			return def
-		}
-		return *p
-	}
-	w := val(r.Width, 100)
-	h := val(r.Height, 0)
-	if r.Height == nil && r.Lines != nil {
-		h = float64(*r.Lines) * 6
-	}
-	left := val(r.ViewportX, 0) - val(r.AnchorX, 0)*w/100
-	top := val(r.ViewportY, 0) - val(r.AnchorY, 0)*h/100
+	left, top, w, h := r.Box()
 	right, bottom := left+w, top+h
 	if left < -BoundsTolerance || top < -BoundsTolerance || right > 100+BoundsTolerance || bottom > 100+BoundsTolerance {
 		return fmt.Sprintf("region %q spans %s%%–%s%% across and %s%%–%s%% down the frame, past its edge",

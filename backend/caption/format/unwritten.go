@@ -26,6 +26,16 @@ const (
 	FeatureOffFrame   = "the part of the cue box past the frame edge"
 )
 
+// Region features, as [UnwrittenCue] names them in reports.
+const (
+	FeatureRegion         = "region"
+	FeatureRegionLines    = "region height in lines"
+	FeatureRegionHeight   = "region height in percent"
+	FeatureRegionAlign    = "region display alignment"
+	FeatureScroll         = "roll-up scrolling"
+	FeatureRegionOffFrame = "the part of the region past the frame edge"
+)
+
 // Unwritten appends to lost the features of sp that the writer of format
 // f has no syntax for and so leaves out: SRT keeps styles and a text
 // colour only; WebVTT cue text has no inline colour; TTML has no classes
@@ -57,36 +67,59 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // UnwrittenCue appends to lost what the writer of format f leaves out of
 // cue c: the features of its spans ([Unwritten]), the ruby readings a
 // WebVTT file gave it, which only WebVTT and the IR can carry, and the
-// parts of its placement the format has no place for. SRT keeps only the
-// area and alignment ({\anN}); TTML writes line, position and size as a
-// region but not a line number, vertical text or values past the frame
-// edge ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters checks the
-// placement against every writer.
-func UnwrittenCue(f string, c *caption.Cue, lost []string) []string {
+// parts of its placement the format has no place for. r is the region of
+// the track that c's placement names ([caption.Track.RegionsByID]), nil
+// when there is none.
+//
+// SRT keeps only the area and alignment ({\anN}), so a line, position,
+// size, vertical text and a region are lost. WebVTT writes a region's
+// height in lines only, with no display alignment. TTML writes line,
+// position and size as a region, and a cue's own region as an IMSC1
+// region, but not a line number, vertical text, a position inside a
+// region, a region's line count or roll-up, or what lies past the frame
+// edge ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters and
+// TestUnwrittenRegionMatchesWriters check placement and regions against
+// every writer.
+func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, lost []string) []string {
 	for k := range c.Spans {
 		lost = Unwritten(f, &c.Spans[k], lost)
 	}
 	if f != VTT && f != JSON && vtt.HasRuby(c) {
 		lost = append(lost, FeatureRuby)
 	}
-	if p := c.Placement; p != nil {
-		has := func(set bool, name string) {
-			if set {
-				lost = append(lost, name)
-			}
+	p := c.Placement
+	if p == nil {
+		return lost
+	}
+	if r != nil && p.Region == "" {
+		r = nil
+	}
+	has := func(set bool, name string) {
+		if set {
+			lost = append(lost, name)
 		}
-		switch f {
-		case SRT:
-			has(p.Line != nil, FeatureLine)
-			has(p.Position != nil, FeaturePosition)
-			has(p.Size != nil, FeatureSize)
-			has(p.Vertical != "", FeatureVertical)
-		case TTML:
-			lineNumber, vertical, offFrame := ttml.Unplaced(p)
-			has(lineNumber, FeatureLineNumber)
-			has(vertical, FeatureVertical)
-			has(offFrame, FeatureOffFrame)
+	}
+	switch f {
+	case SRT:
+		has(p.Line != nil, FeatureLine)
+		has(p.Position != nil, FeaturePosition)
+		has(p.Size != nil, FeatureSize)
+		has(p.Vertical != "", FeatureVertical)
+		has(r != nil, FeatureRegion)
+	case VTT:
+		if r != nil {
+			has(r.Height != nil, FeatureRegionHeight)
+			has(r.DisplayAlign != "", FeatureRegionAlign)
 		}
+	case TTML:
+		l := ttml.Unplaced(p, r)
+		has(l.LineNumber, FeatureLineNumber)
+		has(l.Vertical, FeatureVertical)
+		has(l.OffFrame, FeatureOffFrame)
+		has(l.Position, FeaturePosition)
+		has(l.RegionLines, FeatureRegionLines)
+		has(l.Scroll, FeatureScroll)
+		has(l.RegionOffFrame, FeatureRegionOffFrame)
 	}
 	return lost
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -88,7 +89,7 @@ func TestUnwrittenRubyMatchesWriters(t *testing.T) {
 			t.Fatal(err)
 		}
 		written := strings.Contains(buf.String(), "とうきょう")
-		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil), FeatureRuby)
+		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil, nil), FeatureRuby)
 		if written == lost {
 			t.Errorf("%s: the reading is written: %v; UnwrittenCue says it is lost: %v\n%s", f, written, lost, buf.String())
 		}
@@ -205,7 +206,93 @@ func TestUnwrittenPlacementMatchesWriters(t *testing.T) {
 					}
 				}
 				kept := ft.kept(back, region)
-				unwritten := UnwrittenCue(f, &in.Cues[0], nil)
+				unwritten := UnwrittenCue(f, &in.Cues[0], nil, nil)
+				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
+				if kept == lost {
+					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
+				}
+			})
+		}
+	}
+}
+
+// TestUnwrittenRegionMatchesWriters writes a cue in a region with one
+// region feature in every output format, reads it back, and checks that
+// the feature is gone exactly when UnwrittenCue names it.
+func TestUnwrittenRegionMatchesWriters(t *testing.T) {
+	t.Parallel()
+	num := func(v float64) *float64 { return &v }
+	two := 2
+	// A TTML region (height in percent) and a WebVTT one (in lines).
+	ttmlRegion := caption.Region{ID: "r", Width: num(40), Height: num(20), AnchorX: num(0), AnchorY: num(0), ViewportX: num(5), ViewportY: num(5)}
+	vttRegion := caption.Region{ID: "r", Width: num(40), Lines: &two, AnchorX: num(0), AnchorY: num(100), ViewportX: num(10), ViewportY: num(90)}
+	with := func(r caption.Region, edit func(*caption.Region)) caption.Region {
+		edit(&r)
+		return r
+	}
+	near := func(a, b float64) bool { return math.Abs(a-b) <= 0.005+1e-9 }
+	sameBox := func(a, b *caption.Region) bool {
+		ax, ay, aw, ah := a.Box()
+		bx, by, bw, bh := b.Box()
+		return near(ax, bx) && near(ay, by) && near(aw, bw) && near(ah, bh)
+	}
+	features := []struct {
+		name      string
+		region    caption.Region
+		placement caption.Placement
+		lostAs    []string // any of these names the loss
+		kept      func(src *caption.Region, p *caption.Placement, r *caption.Region) bool
+	}{
+		{"region box", ttmlRegion, caption.Placement{}, []string{FeatureRegion, FeatureRegionHeight},
+			func(src *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && sameBox(src, r)
+			}},
+		{"line count", vttRegion, caption.Placement{}, []string{FeatureRegion, FeatureRegionLines},
+			func(_ *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && r.Lines != nil && *r.Lines == 2
+			}},
+		{"roll-up", with(vttRegion, func(r *caption.Region) { r.Scroll = "up" }), caption.Placement{}, []string{FeatureRegion, FeatureScroll},
+			func(_ *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && r.Scroll == "up"
+			}},
+		{"display alignment", with(ttmlRegion, func(r *caption.Region) { r.DisplayAlign = "center" }), caption.Placement{},
+			[]string{FeatureRegion, FeatureRegionAlign},
+			func(_ *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && r.DisplayAlign == "center"
+			}},
+		{"position in a region", vttRegion, caption.Placement{Position: num(30)}, []string{FeaturePosition},
+			func(_ *caption.Region, p *caption.Placement, r *caption.Region) bool {
+				return r != nil && p.Position != nil && *p.Position == 30
+			}},
+		{"region past the frame edge", with(ttmlRegion, func(r *caption.Region) { r.ViewportX, r.ViewportY = num(70), num(85) }),
+			caption.Placement{}, []string{FeatureRegion, FeatureRegionHeight, FeatureRegionOffFrame},
+			func(src *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && sameBox(src, r)
+			}},
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, ft := range features {
+			t.Run(f+"/"+ft.name, func(t *testing.T) {
+				t.Parallel()
+				pl := ft.placement
+				pl.Region = ft.region.ID
+				in := &caption.Track{Version: caption.Version, Language: "en", Regions: []caption.Region{ft.region}, Cues: []caption.Cue{
+					{ID: "c1", StartMs: 1000, EndMs: 3000, Text: "Hello there", Placement: &pl},
+				}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil || len(out.Cues) != 1 {
+					t.Fatalf("read back: %v, %+v", err, out)
+				}
+				back := out.Cues[0].Placement
+				if back == nil {
+					back = &caption.Placement{}
+				}
+				kept := ft.kept(&in.Regions[0], back, out.RegionsByID()[back.Region])
+				unwritten := UnwrittenCue(f, &in.Cues[0], &in.Regions[0], nil)
 				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
 				if kept == lost {
 					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())

@@ -25,9 +25,13 @@
 //
 // The writer emits an IMSC1 text-profile document with three regions
 // (bottom, middle, top), one <p> per cue and styles for italic, bold and
-// underline. A cue with WebVTT line, position or size gets a region of its
-// own, the box a WebVTT renderer draws (see placement.go); reading it back
-// gives that box as the cue's region. Cues no TTML player shows (no
+// underline. A cue in a region of the track (a TTML <region>, a WebVTT
+// REGION) is written in that region, as an IMSC1 region with the same box
+// in percent of the frame and, where it is a free XML id, the same id
+// (see layout.go); a cue with WebVTT line, position or size gets a region
+// of its own, the box a WebVTT renderer draws (see placement.go). Reading
+// either back gives that box as the cue's region; what a region cannot
+// carry is reported by [Unplaced]. Cues no TTML player shows (no
 // duration, no text) are left out ([Shows]).
 package ttml
 

@@ -92,33 +92,69 @@ func placed(p *caption.Placement) (box, bool) {
 	return b, true
 }
 
+// Loss is what of a cue's placement a TTML document written by [Write]
+// does not carry; see [Unplaced].
+type Loss struct {
+	// LineNumber: a Line in lines (WebVTT lines depend on the font).
+	LineNumber bool
+	// Vertical: vertical text.
+	Vertical bool
+	// OffFrame: a Line, Position or Size outside 0..100 percent, or a
+	// Position and Size whose box runs off the frame.
+	OffFrame bool
+	// Position: a Position inside a region, which TTML has no place for
+	// (a paragraph fills its region's width).
+	Position bool
+	// RegionLines: the region's height was given in lines; it is written
+	// as [caption.RegionLineHeight] percent a line, and how many lines
+	// that holds depends on the TTML player's font.
+	RegionLines bool
+	// Scroll: the region rolls up (WebVTT scroll:up).
+	Scroll bool
+	// RegionOffFrame: the region runs past the frame edge.
+	RegionOffFrame bool
+}
+
 // Unplaced reports what of placement p a TTML document written by [Write]
-// does not carry: a line number (a Line in lines), vertical text, and a
-// placement past the frame edge (a Line, Position or Size outside 0..100
-// percent, or a Position and Size whose box runs off the frame), which is
-// written clamped because an IMSC1 region must lie within the root
-// container. Overruns within the precision written, 0.005%, are carried.
-func Unplaced(p *caption.Placement) (lineNumber, vertical, offFrame bool) {
+// does not carry. r is the region of the track p.Region names, nil when
+// there is none. A cue [Write] puts in r (one with no Line, no Size but
+// 100 and no vertical text, which make WebVTT ignore a region) loses its
+// Position, r's line count and roll-up, and the part of r past the frame
+// edge, which is written clamped because an IMSC1 region must lie within
+// the root container. Any other cue loses a line number, vertical text
+// and a placement past the frame edge, written clamped likewise.
+// Overruns within the precision written, 0.005%, are carried.
+func Unplaced(p *caption.Placement, r *caption.Region) Loss {
+	var l Loss
 	if p == nil {
-		return false, false, false
+		return l
 	}
 	const slack = 0.005
 	out := func(v float64) bool { return !(v >= -slack && v <= 100+slack) }
 	outp := func(v *float64) bool { return v != nil && out(*v) }
-	lineNumber = p.Line != nil && p.LineUnit != caption.LineUnitPercent
-	offFrame = p.LineUnit == caption.LineUnitPercent && outp(p.Line) || outp(p.Position) || outp(p.Size)
-	if p.Position != nil && p.Size != nil && !offFrame {
+	if inRegion(p, r) {
+		x, y, w, h := r.Box()
+		l.Position = p.Position != nil
+		l.RegionLines = r.Height == nil && r.Lines != nil
+		l.Scroll = r.Scroll != ""
+		l.RegionOffFrame = out(x) || out(y) || out(x+w) || out(y+h)
+		return l
+	}
+	l.LineNumber = p.Line != nil && p.LineUnit != caption.LineUnitPercent
+	l.Vertical = p.Vertical != ""
+	l.OffFrame = p.LineUnit == caption.LineUnitPercent && outp(p.Line) || outp(p.Position) || outp(p.Size)
+	if p.Position != nil && p.Size != nil && !l.OffFrame {
 		pos, size := *p.Position, *p.Size
 		switch positionAlign(p) {
 		case "line-left":
-			offFrame = out(pos + size)
+			l.OffFrame = out(pos + size)
 		case "line-right":
-			offFrame = out(pos - size)
+			l.OffFrame = out(pos - size)
 		default:
-			offFrame = out(pos-size/2) || out(pos+size/2)
+			l.OffFrame = out(pos-size/2) || out(pos+size/2)
 		}
 	}
-	return lineNumber, p.Vertical != "", offFrame
+	return l
 }
 
 // frameClamp brings a percentage into the frame; NaN becomes 0.
@@ -156,35 +192,14 @@ func areaAlign(area string) string {
 	return "after"
 }
 
-// regionTable names the distinct boxes of placed cues p1, p2, … in order
-// of first use, so the same track always gives the same ids.
-type regionTable struct {
-	order []box
-	id    map[box]string
-}
-
-func placedRegions(t *caption.Track) regionTable {
-	rt := regionTable{id: map[box]string{}}
-	for i := range t.Cues {
-		if !Shows(&t.Cues[i]) {
-			continue
-		}
-		if b, ok := placed(t.Cues[i].Placement); ok {
-			b = b.rounded()
-			if rt.id[b] == "" {
-				rt.order = append(rt.order, b)
-				rt.id[b] = "p" + strconv.Itoa(len(rt.order))
-			}
-		}
-	}
-	return rt
-}
-
 // rounded rounds the box to the precision written, 0.01%, so boxes that
-// would be written alike share a region.
+// would be written alike share a region. The extent is rounded as the
+// distance between the rounded edges, so a box within the frame stays
+// within it: 0.005% wide 99.995% would otherwise round to 0.01% and 100%.
 func (b box) rounded() box {
 	r := func(v float64) float64 { return math.Round(v*100) / 100 }
-	return box{x: r(b.x), y: r(b.y), w: r(b.w), h: r(b.h), displayAlign: b.displayAlign}
+	x, y := r(b.x), r(b.y)
+	return box{x: x, y: y, w: r(r(b.x+b.w) - x), h: r(r(b.y+b.h) - y), displayAlign: b.displayAlign}
 }
 
 func (b box) appendRegion(buf []byte, id string) []byte {
@@ -202,7 +217,9 @@ func (b box) appendRegion(buf []byte, id string) []byte {
 	buf = append(buf, `" tts:extent="`...)
 	buf = append(pct(buf, b.w), ' ')
 	buf = pct(buf, b.h)
-	buf = append(buf, `" tts:displayAlign="`...)
-	buf = append(buf, b.displayAlign...)
+	if b.displayAlign != "" {
+		buf = append(buf, `" tts:displayAlign="`...)
+		buf = append(buf, b.displayAlign...)
+	}
 	return append(buf, "\"/>\n"...)
 }

@@ -2,6 +2,7 @@ package ttml
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,7 +27,7 @@ func cores(t *caption.Track) []core {
 }
 
 // roundTrip checks that parse(Write(parse(src))) keeps every cue's id,
-// times and text.
+// times and text, and the geometry of the region each cue is in.
 func roundTrip(t *testing.T, name string, src []byte) {
 	t.Helper()
 	trip := golden.RoundTrip(t, Parse, Write, src)
@@ -37,6 +38,24 @@ func roundTrip(t *testing.T, name string, src []byte) {
 	for i := range a {
 		if a[i] != b[i] {
 			t.Errorf("%s: cue %d: %+v, after a round trip %+v", name, i, a[i], b[i])
+		}
+	}
+	ra, rb := trip.First.RegionsByID(), trip.Second.RegionsByID()
+	for i := range trip.First.Cues {
+		pa, pb := trip.First.Cues[i].Placement, trip.Second.Cues[i].Placement
+		if pa == nil || ra[pa.Region] == nil {
+			continue // in no region of the document
+		}
+		var got *caption.Region
+		if pb != nil {
+			got = rb[pb.Region]
+		}
+		if got == nil {
+			t.Errorf("%s: cue %d was in region %q, after a round trip in none", name, i, pa.Region)
+			continue
+		}
+		if w, g := geometry(ra[pa.Region]), geometry(got); !w.near(g) {
+			t.Errorf("%s: cue %d: region %q %+v, after a round trip %q %+v", name, i, pa.Region, w, pb.Region, g)
 		}
 	}
 	for _, d := range trip.Diags {
@@ -62,6 +81,38 @@ func TestRoundTripIMSC(t *testing.T) {
 		}
 		roundTrip(t, filepath.Base(f), src)
 	}
+}
+
+// TestRoundTripTTConv round-trips the TTML files of ttconv's corpus.
+func TestRoundTripTTConv(t *testing.T) {
+	t.Parallel()
+	for _, f := range corpus.Glob(t, "ttconv/ttml", ".ttml") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		roundTrip(t, filepath.Base(f), src)
+	}
+}
+
+// regionGeometry is a region's box as an IMSC1 document can hold it:
+// clamped to the frame (a region must lie within the root container),
+// with its display alignment.
+type regionGeometry struct {
+	x, y, w, h   float64
+	displayAlign string
+}
+
+func geometry(r *caption.Region) regionGeometry {
+	x, y, w, h := r.Box()
+	c := func(v float64) float64 { return min(max(v, 0), 100) }
+	return regionGeometry{c(x), c(y), c(x+w) - c(x), c(y+h) - c(y), r.DisplayAlign}
+}
+
+// near compares to the 0.01% the writer writes.
+func (g regionGeometry) near(o regionGeometry) bool {
+	n := func(a, b float64) bool { return math.Abs(a-b) <= 0.005+1e-9 }
+	return n(g.x, o.x) && n(g.y, o.y) && n(g.w, o.w) && n(g.h, o.h) && g.displayAlign == o.displayAlign
 }
 
 func TestWriteDeterministic(t *testing.T) {

@@ -14,7 +14,8 @@ import (
 // header is the fixed head of every document Write produces: IMSC1 text
 // profile, one style per text property the IR carries, and three regions
 // covering the bottom, middle and top of the frame's 80% safe area. The
-// regions of placed cues (see placement.go) follow them in <layout>.
+// track's regions and those of placed cues (see layout.go) follow them in
+// <layout>.
 const header = `    <styling>
       <style xml:id="default" tts:fontFamily="proportionalSansSerif" tts:textAlign="center"/>
       <style xml:id="italic" tts:fontStyle="italic"/>
@@ -28,8 +29,9 @@ const header = `    <styling>
 `
 
 // Write writes t as an IMSC1 text-profile TTML document: one <p> per cue
-// with clock times HH:MM:SS.mmm, a region chosen from the cue's area (or
-// one of its own for a cue with WebVTT line, position or size), style
+// with clock times HH:MM:SS.mmm, in the track's region it names (see
+// layout.go), or one of its own for a cue with WebVTT line, position or
+// size (placement.go), or else the region of its area; style
 // references for italic, bold and underline and inline colours. Cue ids
 // that are not XML names (such as SRT counters) are written as "c" plus
 // the id with other characters replaced by "_"; empty ids are left out.
@@ -59,26 +61,23 @@ func Write(w io.Writer, t *caption.Track) error {
 		b = append(b, "    </metadata>\n"...)
 	}
 	b = append(b, header...)
-	regions := placedRegions(t)
-	for _, bx := range regions.order {
-		b = bx.appendRegion(b, regions.id[bx])
-	}
-	b = append(b, "    </layout>\n  </head>\n  <body style=\"default\">\n    <div>\n"...)
-	// Cue ids share the document's xml:id space with styles, regions and
-	// agents: a cue with the id "top" would otherwise redefine a region.
+	// Region, cue, style and agent ids share the document's xml:id space:
+	// a cue or region with the id "top" would otherwise redefine a region.
 	used := map[string]bool{}
 	for _, id := range []string{"default", "italic", "bold", "underline", "bottom", "middle", "top"} {
-		used[id] = true
-	}
-	for _, id := range regions.id {
 		used[id] = true
 	}
 	for _, id := range agents.id {
 		used[id] = true
 	}
+	regions := newLayout(t, used)
+	for i, bx := range regions.boxes {
+		b = bx.appendRegion(b, regions.ids[i])
+	}
+	b = append(b, "    </layout>\n  </head>\n  <body style=\"default\">\n    <div>\n"...)
 	for i := range t.Cues {
 		if Shows(&t.Cues[i]) {
-			b = appendCue(b, &t.Cues[i], used, agents, regions)
+			b = appendCue(b, &t.Cues[i], used, agents, &regions)
 		}
 	}
 	b = append(b, "    </div>\n  </body>\n</tt>\n"...)
@@ -121,7 +120,7 @@ func agentIDs(t *caption.Track) agentTable {
 	return a
 }
 
-func appendCue(b []byte, c *caption.Cue, used map[string]bool, agents agentTable, regions regionTable) []byte {
+func appendCue(b []byte, c *caption.Cue, used map[string]bool, agents agentTable, regions *layout) []byte {
 	b = append(b, "      <p"...)
 	if id := xmlID(c.ID, used); id != "" {
 		b = append(b, ` xml:id="`...)
@@ -139,12 +138,7 @@ func appendCue(b []byte, c *caption.Cue, used map[string]bool, agents agentTable
 		b = append(b, '"')
 	}
 	b = append(b, ` region="`...)
-	region := "bottom"
-	if bx, ok := placed(c.Placement); ok {
-		region = regions.id[bx.rounded()]
-	} else if c.Placement != nil && (c.Placement.Area == caption.AreaTop || c.Placement.Area == caption.AreaMiddle) {
-		region = c.Placement.Area
-	}
+	region := regions.region(c.Placement)
 	b = append(b, region...)
 	b = append(b, '"')
 	if c.Placement != nil && c.Placement.Align != "" {
