@@ -77,6 +77,14 @@ type Span struct {
 	Lang string `json:"lang,omitempty"`
 	// Voice names the speaker of this span when a cue has several.
 	Voice string `json:"voice,omitempty"`
+	// Label marks the span's text as a speaker label ("NAME:") that the
+	// engine wrote into the text for a delivery without voices, rather
+	// than text of the source. It styles nothing: it tells the fix
+	// profile, which runs next, where one speaker stops and the next
+	// starts, and normalisation then drops it with every span. It is not
+	// part of the JSON contract, so no input can set it and no ordinary
+	// text ("Note:", "at 10:30") is ever taken for a label.
+	Label bool `json:"-"`
 }
 
 // Style is a named set of text properties, referenced by [Cue.Style].

@@ -62,25 +62,31 @@ func labelSpeakers(t *caption.Track, p *preset.Preset) (*caption.Track, []string
 // spans (spans may be shared with the source track) without voices, moved
 // to follow their text: a label belongs to no span that starts where it
 // goes. A span left with no styling is dropped; nil when none is left.
+// Each label gets a span of its own, marked [caption.Span.Label], first.
 func withLabels(text string, spans []caption.Span, labels []caption.VoiceLabel) (string, []caption.Span) {
 	type insert struct{ at, n int } // code point offset and length of a label
 	var ins []insert
+	var out []caption.Span
 	if len(labels) > 0 {
 		var b strings.Builder
 		b.Grow(len(text) + len(labels)*16)
-		from, runes := 0, 0
+		from, runes, added := 0, 0, 0
 		for _, l := range labels {
 			runes += utf8.RuneCountInString(text[from:l.At])
 			b.WriteString(text[from:l.At])
 			b.WriteString(l.Voice)
 			b.WriteString(": ")
-			ins = append(ins, insert{runes, utf8.RuneCountInString(l.Voice) + 2})
+			n := utf8.RuneCountInString(l.Voice) + 2
+			ins = append(ins, insert{runes, n})
+			// The label's own span, "NAME:" without the space, tells the
+			// fix profile where the speaker changes.
+			out = append(out, caption.Span{Start: runes + added, End: runes + added + n - 1, Label: true})
+			added += n
 			from = l.At
 		}
 		b.WriteString(text[from:])
 		text = b.String()
 	}
-	var out []caption.Span
 	for _, s := range spans {
 		s.Voice = ""
 		if s == (caption.Span{Start: s.Start, End: s.End}) {

@@ -12,6 +12,18 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 )
 
+// styled reports whether a span styles text: a speaker label's span
+// ([caption.Span.Label]) only marks where the engine wrote the label, so
+// dropping it removes no styling.
+func styled(spans []caption.Span) bool {
+	for i := range spans {
+		if !spans[i].Label {
+			return true
+		}
+	}
+	return false
+}
+
 // normalise applies what the preset's platform demands of every file,
 // whatever the fix profile: for platforms that show plain text, styling
 // and placement are removed (strip_styling). Each stripped cue is
@@ -73,7 +85,7 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool, notes []string, s
 		}
 		var removed [4]string
 		n := 0
-		if len(c.Spans) > 0 {
+		if styled(c.Spans) {
 			removed[n] = "styling"
 			n++
 		}

@@ -124,6 +124,8 @@ func TestLabelsBeforeFixes(t *testing.T) {
 		fits  = "WEBVTT\n\n00:00:01.000 --> 00:00:05.000\n<v Bartholomew>We should leave before the tide turns.</v>\n"
 		long  = "WEBVTT\n\n00:00:01.000 --> 00:00:09.000\n<v Marta>We should leave before the tide turns. The boat is ready at the pier. Bring the lamp and the rope.</v>\n"
 		split = "WEBVTT\n\n00:00:01.000 --> 00:00:09.000\n<v Alice>Where were you all night long, and why did nobody answer?</v>\n<v Bob>Out on the pier, where the phones never find anyone at all.</v>\n"
+		mid   = "WEBVTT\n\n00:00:01.000 --> 00:00:05.000\n<v Alice>If you had only said where you were going</v> <v Bob>I did, twice.</v>\n"
+		wrap  = "WEBVTT\n\n00:00:01.000 --> 00:00:04.500\n<v Alice>You never told me where you went</v> <v Bob>Out. At the harbour.</v>\n"
 	)
 	tests := []struct {
 		name, file, profile string
@@ -137,6 +139,12 @@ func TestLabelsBeforeFixes(t *testing.T) {
 			[]string{"Marta: We should leave\nbefore the tide turns.", "The boat is ready at the pier.\nBring the lamp and the rope."}},
 		{"each speaker labelled once over split pieces", split, "auto-split-sentences",
 			[]string{"Alice: Where were you all night long,\nand why did nobody answer?", "Bob: Out on the pier,\nwhere the phones never find anyone at all."}},
+		{"a speaker change mid-line is where the cue is split", mid, "auto-split-sentences",
+			[]string{"Alice: If you had only said\nwhere you were going", "Bob: I did, twice."}},
+		{"a speaker change mid-line starts a line when re-wrapping", wrap, "auto-split-sentences",
+			[]string{"Alice: You never told me where you went\nBob: Out. At the harbour."}},
+		{"a speaker change mid-line starts the line a break is added before", wrap, "layout-preserve-breaks",
+			[]string{"Alice: You never told me where you went\nBob: Out. At the harbour."}},
 		{"warn-only adds the label and nothing else", fits, "warn-only",
 			[]string{"Bartholomew: We should leave before the tide turns."}},
 	}
@@ -222,7 +230,10 @@ func TestLabelSpeakersLeavesSource(t *testing.T) {
 	}
 	before := caption.Cue{Text: src.Cues[0].Text, Voice: src.Cues[0].Voice, Spans: slices.Clone(src.Cues[0].Spans)}
 	got, notes := labelSpeakers(src, p)
-	if c := got.Cues[0]; c.Text != "Alice: Where were you?\nBob: Out." || c.HasVoice() || len(c.Spans) != 1 || c.Spans[0] != (caption.Span{Start: 28, End: 32, Italic: true}) {
+	// Each label is marked for the fixes ("Alice:" and "Bob:"), and the
+	// italics move past the labels.
+	wantSpans := []caption.Span{{Start: 0, End: 6, Label: true}, {Start: 23, End: 27, Label: true}, {Start: 28, End: 32, Italic: true}}
+	if c := got.Cues[0]; c.Text != "Alice: Where were you?\nBob: Out." || c.HasVoice() || !slices.Equal(c.Spans, wantSpans) {
 		t.Errorf("labelled cue %+v", c)
 	}
 	if want := `voices (now the labels "Alice:", "Bob:")`; notes[0] != want {

@@ -34,6 +34,15 @@ import "github.com/captionqa/captionqa/backend/caption"
 // label ("[door slams]", "(laughs)") or a "♪ lyric ♪" span while another
 // place exists.
 //
+// A speaker changes at a dialogue dash that starts a line and at a
+// speaker label: text the engine wrote in as "NAME:" and marked with a
+// [caption.Span] whose Label is set (see speaker.go for why the fixes
+// read labels from that span and not from the text). A label is a split
+// point and a preferred line break as a dash is; it may stay inside a
+// line when each speaker cannot have lines of their own within MaxLines
+// and the cue cannot be split there. No line and no piece ends on a
+// label, and a piece that starts at a label keeps it.
+//
 // An unknown profile behaves as [WarnOnly]; callers validate names with
 // [ParseProfile].
 //
@@ -42,8 +51,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //   - Text is never lost or reordered: all cue texts joined by a space,
 //     with whitespace runs collapsed, read the same before and after, the
 //     only exception being the leading dialogue dash dropped when a
-//     two-speaker cue is split into one cue per speaker. Removed cues held
-//     whitespace only.
+//     two-speaker cue is split into one cue per speaker (a speaker label
+//     is never dropped). Removed cues held whitespace only.
 //   - Outside [WarnOnly], cues are in presentation order and every cue has
 //     0 ≤ StartMs ≤ EndMs.
 //   - Spans follow their text; a span crossing a split covers both pieces.
@@ -179,6 +188,9 @@ func (f *fixer) breakLongLines() {
 		ws := f.ws
 		if hasLabelChars(c.Text) {
 			markLabels(c.Text, ws)
+		}
+		if hasSpeakerLabel(c.Spans) {
+			markSpeakers(c.Text, ws, c.Spans)
 		}
 		// Lines the cue may still gain: a bad break is avoided with one
 		// more line only while the cue stays within MaxLines.

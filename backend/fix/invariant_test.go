@@ -109,6 +109,38 @@ func checkInvariants(t *testing.T, name string, in, before *caption.Track, p Pro
 			t.Fatalf("%s %s: cue %d starts at %d before cue %d at %d", name, p, i, c.StartMs, i-1, res.Track.Cues[i-1].StartMs)
 		}
 	}
+	// No line and no piece of a split ends on a speaker label that has
+	// words after it in its source cue, unless a line did in the source.
+	for i := range res.Track.Cues {
+		c := &res.Track.Cues[i]
+		if !hasSpeakerLabel(c.Spans) || p == WarnOnly {
+			continue
+		}
+		src := i
+		if res.Sources != nil {
+			src = res.Sources[i]
+		}
+		if labelEndsLine(&in.Cues[src]) {
+			continue
+		}
+		ws := tokenize(c.Text, nil)
+		markSpeakers(c.Text, ws, c.Spans)
+		for k := range ws {
+			if ws[k].held && ws[k].brk {
+				t.Fatalf("%s %s: cue %d %q: a line ends on a speaker label", name, p, i, c.Text)
+			}
+		}
+		last := len(ws) - 1
+		if last < 0 || i+1 == len(res.Track.Cues) || res.Sources == nil || res.Sources[i+1] != res.Sources[i] {
+			continue
+		}
+		if endsOnLabel := slices.ContainsFunc(c.Spans, func(sp caption.Span) bool {
+			return sp.Label && sp.End == ws[last].r1 && c.Text[ws[last].b1-1] == ':' &&
+				slices.ContainsFunc(ws, func(w word) bool { return w.speaker && w.r0 == sp.Start })
+		}); endsOnLabel {
+			t.Fatalf("%s %s: cue %d %q, a piece of a split, ends on a speaker label", name, p, i, c.Text)
+		}
+	}
 	if p == WarnOnly && (len(res.Changes) != 0 || !reflect.DeepEqual(res.Track, in)) {
 		t.Fatalf("%s: warn-only edited the track: %v", name, res.Changes)
 	}
@@ -210,7 +242,38 @@ func decorate(rng *rand.Rand, t *caption.Track) {
 			v := func() *float64 { x := float64(rng.IntN(300)) - 100; return &x }
 			c.Placement = &caption.Placement{Line: v(), LineUnit: caption.LineUnitPercent, Position: v(), Size: v(), Align: "start"}
 		}
+		if rng.IntN(4) == 0 {
+			addSpeakerLabels(rng, c)
+		}
 	}
+}
+
+// addSpeakerLabels writes speaker labels into c as the engine does: one
+// at the start and one or two where a word starts, mid-line or not, each
+// with its span ([caption.Span.Label]). Other spans go.
+func addSpeakerLabels(rng *rand.Rand, c *caption.Cue) {
+	names := []string{"Alice", "Bob", "Mary Ann", "DR. JONES", "Ö"}
+	at := []int{0} // byte offsets of the words labelled
+	for i := 1; i < len(c.Text); i++ {
+		if c.Text[i-1] == ' ' && c.Text[i] != ' ' && rng.IntN(6) == 0 && len(at) < 3 {
+			at = append(at, i)
+		}
+	}
+	var b strings.Builder
+	c.Spans = nil
+	from, runes := 0, 0
+	for _, i := range at {
+		b.WriteString(c.Text[from:i])
+		runes += utf8.RuneCountInString(c.Text[from:i])
+		name := names[rng.IntN(len(names))] + ":"
+		b.WriteString(name + " ")
+		n := utf8.RuneCountInString(name)
+		c.Spans = append(c.Spans, caption.Span{Start: runes, End: runes + n, Label: true})
+		runes += n + 1
+		from = i
+	}
+	b.WriteString(c.Text[from:])
+	c.Text = b.String()
 }
 
 func TestInvariantsGenerated(t *testing.T) {
@@ -287,6 +350,11 @@ func FuzzApply(f *testing.F) {
 				a := rng.IntN(r)
 				c.Spans = []caption.Span{{Start: a, End: a + rng.IntN(r-a+1), Bold: true}, {Start: 0, End: r}}
 			}
+			if rng.IntN(3) == 0 {
+				// Speaker labels on words ending in ':', as the engine
+				// marks those it writes, and one anywhere.
+				c.Spans = append(c.Spans, colonLabels(rng, text)...)
+			}
 			in.Cues = append(in.Cues, c)
 		}
 		for _, p := range Profiles() {
@@ -295,6 +363,49 @@ func FuzzApply(f *testing.F) {
 			checkInvariants(t, "fuzz", in, before, p, res)
 		}
 	})
+}
+
+// labelEndsLine reports whether a line of c ends on a speaker label that
+// has words after it.
+func labelEndsLine(c *caption.Cue) bool {
+	ws := tokenize(c.Text, nil)
+	markSpeakers(c.Text, ws, c.Spans)
+	for k := range ws {
+		if ws[k].held && ws[k].brk {
+			return true
+		}
+	}
+	return false
+}
+
+// colonLabels marks about half the words of text that end in ':' as
+// speaker labels, the odd one with the word before it, and adds a label
+// span anywhere.
+func colonLabels(rng *rand.Rand, text string) []caption.Span {
+	var spans []caption.Span
+	r, start, prev := 0, -1, -1 // code points; the current and the last word's start
+	for _, ch := range text {
+		space := ch == ' ' || ch == '\n' || ch == '\t' || ch == '\r' || ch == '\v' || ch == '\f'
+		switch {
+		case !space && start < 0:
+			start = r
+		case space && start >= 0:
+			prev, start = start, -1
+		}
+		if ch == ':' && start >= 0 && rng.IntN(2) == 0 {
+			from := start
+			if prev >= 0 && rng.IntN(4) == 0 {
+				from = prev
+			}
+			spans = append(spans, caption.Span{Start: from, End: r + 1, Label: true})
+		}
+		r++
+	}
+	if r > 0 {
+		a := rng.IntN(r)
+		spans = append(spans, caption.Span{Start: a, End: a + 1 + rng.IntN(r-a), Label: true})
+	}
+	return spans
 }
 
 // wordsWithin reports whether every word of part is a word of whole,

@@ -96,6 +96,9 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 	if hasLabelChars(c.Text) {
 		markLabels(c.Text, ws)
 	}
+	if hasSpeakerLabel(c.Spans) {
+		markSpeakers(c.Text, ws, c.Spans)
+	}
 	f.markTurns(c.Text, ws)
 	f.pieces = f.pieces[:0]
 	// A cue that runs into the next one is not split: a later piece would
@@ -238,6 +241,9 @@ func (f *fixer) rebalance(i int) {
 	if hasLabelChars(c.Text) {
 		markLabels(c.Text, ws)
 	}
+	if hasSpeakerLabel(c.Spans) {
+		markSpeakers(c.Text, ws, c.Spans)
+	}
 	width := f.tg.MaxCharsPerLine
 	f.wrap(c.Text, ws, width, 2)
 	text := render(c.Text, ws)
@@ -255,9 +261,9 @@ func (f *fixer) rebalance(i int) {
 	f.m[i] = m
 }
 
-// markTurns finds dialogue turns: the first word, and each word that
-// starts a line with a dialogue dash. The cue is a dialogue when it has
-// more than one turn.
+// markTurns finds dialogue turns: the first word, each word that starts
+// a line with a dialogue dash, and each speaker label (see
+// [markSpeakers]). The cue is a dialogue when it has more than one turn.
 func (f *fixer) markTurns(s string, ws []word) {
 	if cap(f.turn) < len(ws) {
 		f.turn = make([]bool, len(ws))
@@ -265,9 +271,56 @@ func (f *fixer) markTurns(s string, ws []word) {
 	f.turn = f.turn[:len(ws)]
 	f.dialogue = false
 	for k, w := range ws {
-		f.turn[k] = k == 0 || (w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
+		// A label right after another (a slip of the source) starts no
+		// turn: the first label would be left with no words.
+		f.turn[k] = k == 0 || w.speaker && !w.held || (w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
 		f.dialogue = f.dialogue || (k > 0 && f.turn[k])
 	}
+}
+
+// hardTurn reports whether word k of a dialogue starts a turn that must
+// start a line: a dialogue dash means a new speaker only there. A speaker
+// label says so anywhere, so its turn starts a line only when the turns
+// fit MaxLines that way (see [fixer.turnLines]).
+func (f *fixer) hardTurn(ws []word, k int) bool {
+	return f.dialogue && f.turn[k] && !ws[k].speaker
+}
+
+// labelTurns reports whether pw (words of the cue from ws index lo on)
+// holds a speaker label's turn after its first word.
+func (f *fixer) labelTurns(pw []word, lo int) bool {
+	if !f.dialogue {
+		return false
+	}
+	for j := 1; j < len(pw); j++ {
+		if pw[j].speaker && f.turn[lo+j] {
+			return true
+		}
+	}
+	return false
+}
+
+// turnLines counts the lines pw (words of the cue from ws index lo on)
+// takes with every turn, speaker labels' too, starting a line.
+func (f *fixer) turnLines(pw []word, lo int) int {
+	n, a := 0, 0
+	for b := 1; b <= len(pw); b++ {
+		if b < len(pw) && !(f.dialogue && f.turn[lo+b]) {
+			continue
+		}
+		n += minLines(pw[a:b], f.tg.MaxCharsPerLine)
+		a = b
+	}
+	return n
+}
+
+// turnsNeedSplit reports whether pw (words of the cue from ws index lo
+// on) holds a speaker label's turn and cannot give every turn lines of
+// its own within MaxLines: like sentences, the turns are then cut apart
+// where the times allow, even when the text would fit with the turns
+// sharing lines.
+func (f *fixer) turnsNeedSplit(pw []word, lo int) bool {
+	return f.tg.MaxLines > 0 && f.labelTurns(pw, lo) && f.turnLines(pw, lo) > f.tg.MaxLines
 }
 
 // split cuts words [lo, hi) into pieces until each fits the line and
@@ -279,9 +332,11 @@ func (f *fixer) markTurns(s string, ws []word) {
 // than MinDurationMs: such a cut is not made, which is the same as merging
 // the short piece back into its neighbour. A range of several sentences
 // that cannot have a line (or more) per sentence within MaxLines is cut at
-// a sentence end even when it would fit joined up (DCMP line division). A
-// cut never falls inside a sound label or lyric span while any other cut
-// is possible.
+// a sentence end even when it would fit joined up (DCMP line division),
+// and one whose speakers cannot each have lines of their own is cut at a
+// speaker label. A cut never falls inside a sound label or lyric span
+// while any other cut is possible, and never inside or right after a
+// speaker label.
 func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
 	if hi-lo < 2 {
 		f.pieces = append(f.pieces, piece{lo, hi, start, end})
@@ -289,11 +344,15 @@ func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
 	}
 	minClass := gapWord
 	if !f.tooBig(s, ws, lo, hi, start, end) {
-		if !f.sentencesNeedSplit(s, ws[lo:hi]) {
+		switch {
+		case f.turnsNeedSplit(ws[lo:hi], lo):
+			minClass = gapTurn
+		case f.sentencesNeedSplit(s, ws[lo:hi]):
+			minClass = gapSentence
+		default:
 			f.pieces = append(f.pieces, piece{lo, hi, start, end})
 			return
 		}
-		minClass = gapSentence
 	}
 	best, left := f.bestCut(s, ws, lo, hi, start, end, minClass, false)
 	if best < 0 {
@@ -317,7 +376,7 @@ func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minCl
 	total := int64(f.cum[hi] - f.cum[lo] - 2) // without the space at the cut
 	best, bestScore, bestLeft := -1, math.Inf(-1), int64(0)
 	for i := lo + 1; i < hi && avail >= 2; i++ {
-		if ws[i].label && !inLabels {
+		if ws[i].held || ws[i].label && !inLabels {
 			continue
 		}
 		cl := int64(f.cum[i] - f.cum[lo] - 1)
@@ -360,12 +419,13 @@ func (f *fixer) tooBig(s string, ws []word, lo, hi int, start, end int64) bool {
 }
 
 // linesNeeded counts the lines words [lo, hi) take when re-wrapped, each
-// dialogue turn starting its own line; a single turn counts the lines it
-// needs without a bad break when a few more lines avoid one.
+// dialogue turn opened by a dash starting its own line (speaker labels may
+// share a line: see [fixer.turnsNeedSplit]); a single run of lines counts
+// the lines it needs without a bad break when a few more lines avoid one.
 func (f *fixer) linesNeeded(s string, ws []word, lo, hi int) int {
 	n, a := 0, lo
 	for b := lo + 1; b <= hi; b++ {
-		if b < hi && !(f.dialogue && f.turn[b]) {
+		if b < hi && !f.hardTurn(ws, b) {
 			continue
 		}
 		if a == lo && b == hi {
@@ -383,7 +443,7 @@ func (f *fixer) linesNeeded(s string, ws []word, lo, hi int) int {
 func sentenceEnds(s string, pw []word, ends []int) []int {
 	ends = ends[:0]
 	for j := 1; j < len(pw); j++ {
-		if !pw[j].label && gapClass(s[pw[j-1].b0:pw[j-1].b1], s[pw[j].b0:pw[j].b1]) == gapSentence {
+		if !pw[j].label && !pw[j].held && gapClass(s[pw[j-1].b0:pw[j-1].b1], s[pw[j].b0:pw[j].b1]) == gapSentence {
 			ends = append(ends, j)
 		}
 	}
@@ -445,10 +505,11 @@ func (f *fixer) sentenceLayout(s string, pw []word) bool {
 
 // dropDash returns the words of p, without the leading dialogue dash when
 // p is exactly one speaker's turn of a dialogue cue: once each speaker has
-// a cue of their own the dash means nothing.
+// a cue of their own the dash means nothing. A speaker label is kept: it
+// still says who speaks.
 func (f *fixer) dropDash(s string, ws []word, p piece) []word {
 	pw := ws[p.lo:p.hi]
-	if !f.dialogue || !f.turn[p.lo] {
+	if !f.dialogue || !f.turn[p.lo] || pw[0].speaker {
 		return pw
 	}
 	for k := p.lo + 1; k < p.hi; k++ {
@@ -473,8 +534,10 @@ func (f *fixer) dropDash(s string, ws []word, p piece) []word {
 // rewrap breaks pw (words of s; ws index lo onwards) into balanced lines
 // of at most MaxCharsPerLine, each dialogue turn on lines of its own, and
 // each sentence of a single turn on lines of its own when MaxLines allows.
-// Without a width limit, a single turn keeps its number of lines, capped
-// at MaxLines.
+// A turn a speaker label opens starts a line only when every turn can
+// within MaxLines; otherwise the label stays inside a run of lines wrapped
+// together, where a break before it is preferred ([bonusTurn]). Without a
+// width limit, a single run keeps its number of lines, capped at MaxLines.
 func (f *fixer) rewrap(s string, pw []word, lo int) {
 	authorLines := 1
 	for _, w := range pw[1:] {
@@ -487,9 +550,11 @@ func (f *fixer) rewrap(s string, pw []word, lo int) {
 	if !f.dialogue && f.sentenceLayout(s, pw) {
 		return
 	}
+	// Every turn starts a line, unless that breaks MaxLines for a label's.
+	every := !f.turnsNeedSplit(pw, lo)
 	a := 0
 	for b := 1; b <= len(pw); b++ {
-		if b < len(pw) && !(f.dialogue && f.turn[lo+b]) {
+		if b < len(pw) && !(f.dialogue && f.turn[lo+b] && (every || !pw[b].speaker)) {
 			continue
 		}
 		seg := pw[a:b]

@@ -26,6 +26,11 @@ type word struct {
 	// label says the gap before the word lies inside a sound label or a
 	// lyric span (see [markLabels]): no place for a break or a cut.
 	label bool
+	// speaker says the word opens a speaker label ("Bob:"), where another
+	// speaker starts; held says the gap before the word lies inside such
+	// a label or right after it, where a break or a cut would part the
+	// name from the words it names (see [markSpeakers]).
+	speaker, held bool
 }
 
 // isSpace reports ASCII whitespace, the only whitespace hygiene touches:

@@ -14,7 +14,7 @@ import (
 // several characters of imbalance and a bad one is taken only when nothing
 // else fits.
 const (
-	bonusTurn        = -2000 // before another speaker's dash
+	bonusTurn        = -2000 // before another speaker's dash or label
 	bonusSentence    = -300
 	bonusClause      = -200
 	bonusBeforeJoin  = -80  // before a conjunction or preposition
@@ -34,10 +34,15 @@ const (
 	maxBalancedLines = 6
 )
 
-// breakCost scores breaking the line before ws[i] (0 < i < len(ws)).
+// breakCost scores breaking the line before ws[i] (0 < i < len(ws)):
+// +Inf inside a speaker label or right after one, which no layout uses
+// while another exists.
 func breakCost(s string, ws []word, i int) float64 {
 	l, r := &ws[i-1], &ws[i]
 	lw, rw := s[l.b0:l.b1], s[r.b0:r.b1]
+	if r.held {
+		return math.Inf(1) // a speaker label apart from its words
+	}
 	cost := 0.0
 	if r.label {
 		cost += costInLabel
@@ -45,7 +50,7 @@ func breakCost(s string, ws []word, i int) float64 {
 	if rules.DialogueDash(lw) == len(lw) {
 		return cost + costAfterDash
 	}
-	if r.brk && rules.DialogueDash(rw) > 0 {
+	if r.speaker || r.brk && rules.DialogueDash(rw) > 0 {
 		return cost + bonusTurn
 	}
 	switch gapClass(lw, rw) {
@@ -221,7 +226,7 @@ func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []in
 			continue
 		}
 		c := lineCost(top, target, false) + lineCost(bottom, target, true) + gapCost[i]
-		shape := rules.TopHeavy(top, bottom) && !rules.StartsTurn(s[ws[i].b0:ws[i].b1])
+		shape := rules.TopHeavy(top, bottom) && !ws[i].speaker && !rules.StartsTurn(s[ws[i].b0:ws[i].b1])
 		if shape {
 			c += costShape
 		}
@@ -268,12 +273,13 @@ func (f *fixer) goodLines(s string, ws []word, width, limit int) int {
 	return f.wrapBest(s, f.scratch, width, k, limit+1)
 }
 
-// fillGreedy breaks ws as late as width allows.
+// fillGreedy breaks ws as late as width allows, never inside a speaker
+// label or right after one.
 func fillGreedy(ws []word, width int) {
 	cur := ws[0].chars
 	for i := 1; i < len(ws); i++ {
 		w := &ws[i]
-		w.brk = width > 0 && cur+1+w.chars > width
+		w.brk = width > 0 && cur+1+w.chars > width && !w.held
 		if w.brk {
 			cur = w.chars
 		} else {
