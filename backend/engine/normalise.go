@@ -24,6 +24,21 @@ func styled(spans []caption.Span) bool {
 	return false
 }
 
+// labelSpans returns the speaker labels' spans of spans, nil when there
+// are none. They style nothing, so a plain-text delivery keeps them: its
+// rule check then still tells a line opened by a label for a speaker's
+// turn ([rules.LineUnbalanced]), as the fixes did. Writers write no
+// markup for them.
+func labelSpans(spans []caption.Span) []caption.Span {
+	var out []caption.Span
+	for _, s := range spans {
+		if s.Label {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // normalise applies what the preset's platform demands of every file,
 // whatever the fix profile: for platforms that show plain text, styling
 // and placement are removed (strip_styling). Each stripped cue is
@@ -111,7 +126,7 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool, notes []string, s
 				Message: "removed for this platform: " + strings.Join(removed[:n], ", "),
 			})
 		}
-		c.Spans, c.Voice, c.Style, c.Placement, c.Ext = nil, "", "", nil, nil
+		c.Spans, c.Voice, c.Style, c.Placement, c.Ext = labelSpans(c.Spans), "", "", nil, nil
 	}
 	return t, changes
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -35,8 +36,9 @@ const (
 //
 // Only the break between the two lines is judged; the cue's last word is
 // where the cue ends, a matter of splitting cues, not of breaking lines.
-// Dialogue cues, whose bottom line starts with "-", "–", "—" or ">>", are
-// broken by speaker and pass. Cues of one line or of three and more pass
+// Dialogue cues, whose bottom line starts with "-", "–", "—" or ">>", or
+// with another speaker's voice or label ([caption.Span]), are broken by
+// speaker and pass. Cues of one line or of three and more pass
 // too (see [TooManyLines]).
 type LineUnbalanced struct{}
 
@@ -59,7 +61,7 @@ func (LineUnbalanced) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 	var hits []poorHit
 	for i := range t.Cues {
 		top, bottom, ok := strings.Cut(t.Cues[i].Text, "\n")
-		if !ok || strings.IndexByte(bottom, '\n') >= 0 || isDialogueLine(bottom) {
+		if !ok || strings.IndexByte(bottom, '\n') >= 0 || isDialogueLine(bottom) || speakerOpens(&t.Cues[i], top, bottom) {
 			continue
 		}
 		if w := lastWord(top); w != "" && weakLineEnd(w) {
@@ -128,6 +130,38 @@ func topHeavy(top, bottom string) (tc, bc int, heavy bool) {
 // TopHeavy reports whether a first line of top characters is much longer
 // than a second of bottom characters, as [LineUnbalanced] measures it.
 func TopHeavy(top, bottom int) bool { return top > topRatio*bottom && top-bottom > topExcess }
+
+// speakerOpens reports whether the second line of c, after top, opens
+// with another speaker: a speaker label the engine wrote ([caption.Span]
+// marked Label), or a span whose voice is not the one the first line ends
+// in (WebVTT "<v Bob>" starting the line). Like a dialogue dash, that is
+// a break by speaker, whatever the lines' lengths.
+func speakerOpens(c *caption.Cue, top, bottom string) bool {
+	if len(c.Spans) == 0 {
+		return false
+	}
+	// The code point where the bottom line's text starts.
+	at := utf8.RuneCountInString(top) + 1 + utf8.RuneCountInString(bottom) - utf8.RuneCountInString(strings.TrimLeft(bottom, " \t"))
+	last := voiceAt(c, utf8.RuneCountInString(top)-1)
+	for _, s := range c.Spans {
+		if s.Start == at && (s.Label || s.Voice != "" && s.Voice != last) {
+			return true
+		}
+	}
+	return false
+}
+
+// voiceAt is the speaker of code point at of c's text: the voice of the
+// last span covering it that names one, else the cue's.
+func voiceAt(c *caption.Cue, at int) string {
+	v := c.Voice
+	for _, s := range c.Spans {
+		if s.Voice != "" && s.Start <= at && at < s.End {
+			v = s.Voice
+		}
+	}
+	return v
+}
 
 // StartsTurn reports whether line starts a new speaker's turn (a dash or
 // ">>"), where a short or long line is the speaker's, not a poor break.

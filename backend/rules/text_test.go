@@ -3,6 +3,8 @@ package rules
 import (
 	"strings"
 	"testing"
+
+	"github.com/captionqa/captionqa/backend/caption"
 )
 
 func TestReadingSpeedHigh(t *testing.T) {
@@ -143,5 +145,27 @@ func TestLineUnbalanced(t *testing.T) {
 		{name: "difference at bound passes", track: track(cue(0, 1000, "abcdefghijk\na"))},
 		{name: "difference over bound", track: track(cue(0, 1000, "abcdefghijkl\na")),
 			want: []want{{cue: 0, msg: "12 characters and the second 1"}}},
+		{name: "second line in another speaker's voice", track: track(spanned(cue(0, 1000, "Where were you last night?\nOut."),
+			caption.Span{Start: 0, End: 26, Voice: "Alice"}, caption.Span{Start: 27, End: 31, Voice: "Bob"}))},
+		{name: "second line opened by a speaker label", track: track(spanned(cue(0, 1000, "Alice: Where were you?\nBob: Out."),
+			caption.Span{Start: 0, End: 6, Label: true}, caption.Span{Start: 23, End: 27, Label: true}))},
+		{name: "the same speaker goes on", track: track(spanned(voiced(cue(0, 1000, "This is a very long first line\nShort."), "Alice"),
+			caption.Span{Start: 31, End: 37, Voice: "Alice"})),
+			want: []want{{cue: 0, msg: "30 characters and the second 6"}}},
+		{name: "a label not at the line start", track: track(spanned(cue(0, 1000, "This is a very long first line\nHi. Bob: Yes."),
+			caption.Span{Start: 35, End: 39, Label: true})),
+			want: []want{{cue: 0, msg: "30 characters and the second 13"}}},
 	})
+}
+
+// spanned returns c with spans.
+func spanned(c caption.Cue, spans ...caption.Span) caption.Cue {
+	c.Spans = spans
+	return c
+}
+
+// voiced returns c spoken by voice.
+func voiced(c caption.Cue, voice string) caption.Cue {
+	c.Voice = voice
+	return c
 }

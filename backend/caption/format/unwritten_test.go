@@ -301,3 +301,29 @@ func TestUnwrittenRegionMatchesWriters(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelSpanWritesNothing: the span that marks a speaker label the
+// engine wrote ([caption.Span.Label]) styles nothing, so a plain-text
+// delivery keeps it for its rule check and every writer but the IR's
+// writes the cue as if it had no span.
+func TestLabelSpanWritesNothing(t *testing.T) {
+	t.Parallel()
+	for _, f := range []string{SRT, VTT, TTML} {
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			write := func(spans []caption.Span) string {
+				tr := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
+					{StartMs: 1000, EndMs: 3000, Text: "Bob: Out.", Spans: spans},
+				}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, tr); err != nil {
+					t.Fatal(err)
+				}
+				return buf.String()
+			}
+			if with, without := write([]caption.Span{{Start: 0, End: 4, Label: true}}), write(nil); with != without {
+				t.Errorf("with a label span:\n%s\nwithout:\n%s", with, without)
+			}
+		})
+	}
+}

@@ -166,6 +166,9 @@ func appendText(b []byte, text string, spans []caption.Span) []byte {
 	n := utf8.RuneCountInString(text)
 	style := make([]int, n) // index into spans + 1, 0 for none; later spans win
 	for i, s := range spans {
+		if s.Label {
+			continue // a speaker label's mark, which styles nothing
+		}
 		for k := max(s.Start, 0); k < min(s.End, n); k++ {
 			style[k] = i + 1
 		}
