@@ -79,11 +79,11 @@ type Span struct {
 	Voice string `json:"voice,omitempty"`
 	// Label marks the span's text as a speaker label ("NAME:") that the
 	// engine wrote into the text for a delivery without voices, rather
-	// than text of the source. It styles nothing: it tells the fix
-	// profile, which runs next, where one speaker stops and the next
-	// starts, and normalisation then drops it with every span. It is not
-	// part of the JSON contract, so no input can set it and no ordinary
-	// text ("Note:", "at 10:30") is ever taken for a label.
+	// than text of the source. It styles nothing, and writers write
+	// nothing for it: it tells the fix profile, which runs next, and the
+	// rules that check the delivery where one speaker stops and the next
+	// starts. It is not part of the JSON contract, so no input can set it
+	// and no ordinary text ("Note:", "at 10:30") is ever taken for a label.
 	Label bool `json:"-"`
 }
 
