@@ -160,11 +160,42 @@ func TestClauseKinds(t *testing.T) {
 		{"consistency names and sounds differ", "dcmp", "dcmp.consistent-markers", func(in *Input) {
 			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(Jack)\nHello."))
 		}, StatusPass, ""},
+		{"consistency unknown speaker described", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(female #1)\nI'm happy."), cue(22000, 25000, "(as George Washington)\nIf the freedom of speech"))
+		}, StatusPass, ""},
+		{"consistency name in capitals is no sound label", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(JACK)\nHello."))
+		}, StatusPass, ""},
+		{"consistency sound in parentheses above speech", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(door slams)\nWho's there?"))
+		}, StatusFail, "style_inconsistent"},
 		// sound labels
 		{"sound labels lower", "dcmp", "dcmp.soundeffects", nil, StatusPass, ""},
 		{"sound labels capitals", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[WAVES CRASHING]" }, StatusFail, "sound_label_case"},
 		{"sound labels proper noun?", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[Jack laughs]" }, StatusNotEvaluated, ""},
 		{"sound labels none", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery = generated(20, false) }, StatusNotEvaluated, ""},
+		{"sound effect in parentheses", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "(waves crashing)" }, StatusFail, "sound_label_brackets"},
+		{"sound effect in parentheses and capitals", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "(THUNDER RUMBLING)" }, StatusFail, "sound_label_case"},
+		{"sound effect in parentheses above speech", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "(door slams)\nWelcome back to the show."
+		}, StatusFail, "sound_label_brackets"},
+		{"sound effect in parentheses inline", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "Welcome back (laughs) to the show."
+		}, StatusFail, "sound_label_brackets"},
+		{"sound labels beside a speaker ID", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "(Jack)\nI don't see how blasting would work."
+			in.Delivery.Cues[1].Text = "(female #1)\nI'm happy."
+			in.Delivery.Cues[3].Text = "(male narrator)\nThat is wonderful!"
+			in.Delivery.Cues[4].Text = "(as George Washington)\nIf the freedom of speech"
+		}, StatusPass, ""},
+		{"sound labels beside a speaker ID in capitals", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "(MALE NARRATOR)\nThat is wonderful!"
+		}, StatusPass, ""},
+		{"sound labels name or sound in capitals?", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[0].Text = "(JACK)\nWelcome back." }, StatusNotEvaluated, ""},
+		{"sound labels only a speaker ID", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery = generated(20, false)
+			in.Delivery.Cues[3].Text = "(Jack)\nHello there."
+		}, StatusNotEvaluated, ""},
 		{"sound effects not bracketed", "dcmp", "dcmp.soundeffects", func(in *Input) {
 			in.Delivery = generated(20, false)
 			in.Delivery.Cues[3].Text = "*THUNDER RUMBLES*"
