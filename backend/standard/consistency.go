@@ -126,7 +126,7 @@ func musicStyle(line string) string {
 		return "♪"
 	case strings.Contains(line, "♫"):
 		return "♫"
-	case line == "#", strings.HasPrefix(line, "# "), strings.HasSuffix(line, " #"):
+	case hashOpens(line), hashCloses(line):
 		return "#"
 	}
 	return ""

@@ -1,6 +1,7 @@
 package standard
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -205,6 +206,19 @@ func TestClauseKinds(t *testing.T) {
 		{"music unbalanced", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "♪ Row, row, row your boat" }, StatusFail, "music_symbol_unbalanced"},
 		{"music description", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "[♪ soft piano]" }, StatusPass, ""},
 		{"music none", "dcmp", "dcmp.music", func(in *Input) { in.Delivery = generated(20, false) }, StatusNotEvaluated, ""},
+		{"music marked with #", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "# Row, row, row your boat #" }, StatusFail, "music_symbol_substitute"},
+		{"music marked with # only", "dcmp", "dcmp.music", func(in *Input) {
+			in.Delivery = generated(20, false)
+			in.Delivery.Cues[3].Text = "# And the night is long\nand the road is longer #"
+		}, StatusFail, "music_symbol_substitute"},
+		{"music opened with a note, closed with #", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "♪ Row, row, row your boat #" }, StatusFail, "music_symbol_substitute"},
+		{"music # in a speaker description", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[0].Text = "(female #1)\nWelcome back." }, StatusPass, ""},
+		{"music after a speaker ID", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "(Jack)\n♪ Row, row, row your boat ♪" }, StatusPass, ""},
+		{"music after a speaker label", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "JACK: ♪ Row, row, row your boat ♪" }, StatusPass, ""},
+		{"music after dialogue dashes", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "- ♪ Row, row ♪\n- ♪ Row your boat ♪" }, StatusPass, ""},
+		{"music after a speaker change alone on its line", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = ">>\n♪ Row, row, row your boat ♪" }, StatusPass, ""},
+		{"music sung by one of two speakers", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "- ♪ Row, row, row ♪\n- Stop singing!" }, StatusPass, ""},
+		{"music unbalanced after a speaker ID", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "(Jack)\n♪ Row, row, row your boat" }, StatusFail, "music_symbol_unbalanced"},
 		// case
 		{"case mixed", "dcmp", "dcmp.text.case", nil, StatusPass, ""},
 		{"case one shout", "dcmp", "dcmp.text.case", func(in *Input) {
@@ -318,5 +332,44 @@ func TestSyncPairsOnlySameCues(t *testing.T) {
 	in.Reparse = nil
 	if c := clauseOf(t, s, "en-301-549", "7.1.2-conversion", in); c.Status != StatusNotEvaluated {
 		t.Errorf("without read-back: %s %v; want not_evaluated", c.Status, codes(c.Findings))
+	}
+}
+
+// TestFormatClausesAgreeWithConsistency grades the audit's file: a sound
+// effect in parentheses and capitals, lyrics marked with '#', a bracketed
+// sound and noted lyrics. What dcmp.consistent-markers calls the minority
+// style the format clauses fail on the same cues.
+func TestFormatClausesAgreeWithConsistency(t *testing.T) {
+	t.Parallel()
+	s := loadReal(t)
+	in := Input{Delivery: track(
+		cue(1000, 3000, "(THUNDER RUMBLING)"),
+		cue(4000, 6000, "# And the night is long #"),
+		cue(7000, 9000, "[door slams]"),
+		cue(10000, 12000, "♪ Over the hills ♪"),
+	), OutputFormat: "srt"}
+	in.Reparse = &Reparse{Track: clone(in.Delivery)}
+	for _, tt := range []struct {
+		clause string
+		want   []string // code@cue of every finding
+	}{
+		{"dcmp.soundeffects", []string{"sound_label_brackets@0", "sound_label_case@0"}},
+		{"dcmp.music", []string{"music_symbol_substitute@1"}},
+	} {
+		c := clauseOf(t, s, "dcmp", tt.clause, in)
+		var got []string
+		for _, f := range c.Findings {
+			at := -1
+			if f.CueIndex != nil {
+				at = *f.CueIndex
+			}
+			got = append(got, fmt.Sprintf("%s@%d", f.Code, at))
+		}
+		if c.Status != StatusFail || !equal(got, tt.want) {
+			t.Errorf("%s = %s %v, want fail %v", tt.clause, c.Status, got, tt.want)
+		}
+	}
+	if c := clauseOf(t, s, "dcmp", "dcmp.consistent-markers", in); c.Status != StatusFail {
+		t.Errorf("dcmp.consistent-markers = %s, want fail", c.Status)
 	}
 }
