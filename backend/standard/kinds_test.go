@@ -373,3 +373,20 @@ func TestFormatClausesAgreeWithConsistency(t *testing.T) {
 		t.Errorf("dcmp.consistent-markers = %s, want fail", c.Status)
 	}
 }
+
+// TestLyricsMarkedWithHashAreCaptionMarkers: a long file whose only
+// markers are '#' lyrics is not noted as reading like subtitles, because
+// dcmp.consistent-markers counts '#' as a music symbol.
+func TestLyricsMarkedWithHashAreCaptionMarkers(t *testing.T) {
+	t.Parallel()
+	s := loadReal(t)
+	in := cleanInput("srt")
+	in.Delivery = generated(60, false)
+	in.Delivery.Cues[7].Text = "# And the night is long #"
+	for _, id := range [][2]string{{"dcmp", "dcmp.clear"}, {"wcag-2.1-aa", "1.2.2-equivalence"}} {
+		c := clauseOf(t, s, id[0], id[1], in)
+		if c.Status != StatusNotEvaluated || len(c.Findings) != 0 {
+			t.Errorf("%s %s = %s %v, want not_evaluated without findings", id[0], id[1], c.Status, codes(c.Findings))
+		}
+	}
+}

@@ -232,8 +232,8 @@ func speakerPrefix(line string) int {
 }
 
 // hasCaptionMarkers reports whether text carries any sign of captions as
-// opposed to subtitles: a bracketed label, a music note, a speaker label or
-// a ">>" speaker change.
+// opposed to subtitles: a bracketed label, a music note or a "#" standing
+// for one, a speaker label or a ">>" speaker change.
 func hasCaptionMarkers(text string) bool {
 	if hasMusicNote(text) {
 		return true
@@ -244,7 +244,7 @@ func hasCaptionMarkers(text string) bool {
 		var line string
 		line, rest, more = nextLine(rest)
 		line = strings.TrimSpace(line)
-		found = strings.HasPrefix(line, ">>") || speakerPrefix(line) > 0
+		found = strings.HasPrefix(line, ">>") || speakerPrefix(line) > 0 || hashOpens(line) || hashCloses(line)
 	}
 	return found
 }
