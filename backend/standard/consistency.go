@@ -12,7 +12,8 @@ import (
 // gradeConsistency grades DCMP's "consistent" element on the features a
 // file shows unambiguously: the music symbol (♪, ♫ or #), the dialogue dash
 // ("- ", "-", "– ", "— " or ">>"), the brackets around sound labels and
-// around speaker names, and the case of sound labels. Each feature should
+// around speaker names, and the case of sound labels; [roleOf] tells
+// names from sounds as the format clauses do. Each feature should
 // use one style; every cue using a style other than the feature's most
 // common one is a failing finding.
 func gradeConsistency(cl *ClauseSpec, p *input) outcome {
@@ -41,8 +42,13 @@ func gradeConsistency(cl *ClauseSpec, p *input) outcome {
 			if l.open == '(' {
 				br = "()"
 			}
-			if isNameLabel(l.content) {
+			switch roleOf(l) {
+			case roleSpeaker:
 				nameBr.add(br, i)
+				return
+			case roleEither:
+				// A name or a sound: its brackets and case say nothing
+				// certain about either feature.
 				return
 			}
 			soundBr.add(br, i)
@@ -120,7 +126,7 @@ func musicStyle(line string) string {
 		return "♪"
 	case strings.Contains(line, "♫"):
 		return "♫"
-	case line == "#", strings.HasPrefix(line, "# "), strings.HasSuffix(line, " #"):
+	case hashOpens(line), hashCloses(line):
 		return "#"
 	}
 	return ""

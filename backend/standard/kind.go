@@ -38,7 +38,8 @@ const (
 	// KindConsistency: one convention per feature (brackets, music
 	// symbol, dialogue dash) across the file (DCMP consistent).
 	KindConsistency = "consistency"
-	// KindSoundLabels: bracketed sound labels are lowercase (DCMP).
+	// KindSoundLabels: sound labels are in brackets and lower case, told
+	// from speaker IDs in parentheses (DCMP).
 	KindSoundLabels = "sound-labels"
 	// KindMusic: lyric captions open and close with a music note (DCMP).
 	KindMusic = "music"

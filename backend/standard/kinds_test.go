@@ -1,6 +1,7 @@
 package standard
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -160,11 +161,42 @@ func TestClauseKinds(t *testing.T) {
 		{"consistency names and sounds differ", "dcmp", "dcmp.consistent-markers", func(in *Input) {
 			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(Jack)\nHello."))
 		}, StatusPass, ""},
+		{"consistency unknown speaker described", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(female #1)\nI'm happy."), cue(22000, 25000, "(as George Washington)\nIf the freedom of speech"))
+		}, StatusPass, ""},
+		{"consistency name in capitals is no sound label", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(JACK)\nHello."))
+		}, StatusPass, ""},
+		{"consistency sound in parentheses above speech", "dcmp", "dcmp.consistent-markers", func(in *Input) {
+			in.Delivery.Cues = append(in.Delivery.Cues, cue(18500, 21500, "(door slams)\nWho's there?"))
+		}, StatusFail, "style_inconsistent"},
 		// sound labels
 		{"sound labels lower", "dcmp", "dcmp.soundeffects", nil, StatusPass, ""},
 		{"sound labels capitals", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[WAVES CRASHING]" }, StatusFail, "sound_label_case"},
 		{"sound labels proper noun?", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "[Jack laughs]" }, StatusNotEvaluated, ""},
 		{"sound labels none", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery = generated(20, false) }, StatusNotEvaluated, ""},
+		{"sound effect in parentheses", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "(waves crashing)" }, StatusFail, "sound_label_brackets"},
+		{"sound effect in parentheses and capitals", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[2].Text = "(THUNDER RUMBLING)" }, StatusFail, "sound_label_case"},
+		{"sound effect in parentheses above speech", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "(door slams)\nWelcome back to the show."
+		}, StatusFail, "sound_label_brackets"},
+		{"sound effect in parentheses inline", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "Welcome back (laughs) to the show."
+		}, StatusFail, "sound_label_brackets"},
+		{"sound labels beside a speaker ID", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "(Jack)\nI don't see how blasting would work."
+			in.Delivery.Cues[1].Text = "(female #1)\nI'm happy."
+			in.Delivery.Cues[3].Text = "(male narrator)\nThat is wonderful!"
+			in.Delivery.Cues[4].Text = "(as George Washington)\nIf the freedom of speech"
+		}, StatusPass, ""},
+		{"sound labels beside a speaker ID in capitals", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery.Cues[0].Text = "(MALE NARRATOR)\nThat is wonderful!"
+		}, StatusPass, ""},
+		{"sound labels name or sound in capitals?", "dcmp", "dcmp.soundeffects", func(in *Input) { in.Delivery.Cues[0].Text = "(JACK)\nWelcome back." }, StatusNotEvaluated, ""},
+		{"sound labels only a speaker ID", "dcmp", "dcmp.soundeffects", func(in *Input) {
+			in.Delivery = generated(20, false)
+			in.Delivery.Cues[3].Text = "(Jack)\nHello there."
+		}, StatusNotEvaluated, ""},
 		{"sound effects not bracketed", "dcmp", "dcmp.soundeffects", func(in *Input) {
 			in.Delivery = generated(20, false)
 			in.Delivery.Cues[3].Text = "*THUNDER RUMBLES*"
@@ -174,6 +206,19 @@ func TestClauseKinds(t *testing.T) {
 		{"music unbalanced", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "♪ Row, row, row your boat" }, StatusFail, "music_symbol_unbalanced"},
 		{"music description", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "[♪ soft piano]" }, StatusPass, ""},
 		{"music none", "dcmp", "dcmp.music", func(in *Input) { in.Delivery = generated(20, false) }, StatusNotEvaluated, ""},
+		{"music marked with #", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "# Row, row, row your boat #" }, StatusFail, "music_symbol_substitute"},
+		{"music marked with # only", "dcmp", "dcmp.music", func(in *Input) {
+			in.Delivery = generated(20, false)
+			in.Delivery.Cues[3].Text = "# And the night is long\nand the road is longer #"
+		}, StatusFail, "music_symbol_substitute"},
+		{"music opened with a note, closed with #", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "♪ Row, row, row your boat #" }, StatusFail, "music_symbol_substitute"},
+		{"music # in a speaker description", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[0].Text = "(female #1)\nWelcome back." }, StatusPass, ""},
+		{"music after a speaker ID", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "(Jack)\n♪ Row, row, row your boat ♪" }, StatusPass, ""},
+		{"music after a speaker label", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "JACK: ♪ Row, row, row your boat ♪" }, StatusPass, ""},
+		{"music after dialogue dashes", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "- ♪ Row, row ♪\n- ♪ Row your boat ♪" }, StatusPass, ""},
+		{"music after a speaker change alone on its line", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = ">>\n♪ Row, row, row your boat ♪" }, StatusPass, ""},
+		{"music sung by one of two speakers", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "- ♪ Row, row, row ♪\n- Stop singing!" }, StatusPass, ""},
+		{"music unbalanced after a speaker ID", "dcmp", "dcmp.music", func(in *Input) { in.Delivery.Cues[4].Text = "(Jack)\n♪ Row, row, row your boat" }, StatusFail, "music_symbol_unbalanced"},
 		// case
 		{"case mixed", "dcmp", "dcmp.text.case", nil, StatusPass, ""},
 		{"case one shout", "dcmp", "dcmp.text.case", func(in *Input) {
@@ -287,5 +332,61 @@ func TestSyncPairsOnlySameCues(t *testing.T) {
 	in.Reparse = nil
 	if c := clauseOf(t, s, "en-301-549", "7.1.2-conversion", in); c.Status != StatusNotEvaluated {
 		t.Errorf("without read-back: %s %v; want not_evaluated", c.Status, codes(c.Findings))
+	}
+}
+
+// TestFormatClausesAgreeWithConsistency grades the audit's file: a sound
+// effect in parentheses and capitals, lyrics marked with '#', a bracketed
+// sound and noted lyrics. What dcmp.consistent-markers calls the minority
+// style the format clauses fail on the same cues.
+func TestFormatClausesAgreeWithConsistency(t *testing.T) {
+	t.Parallel()
+	s := loadReal(t)
+	in := Input{Delivery: track(
+		cue(1000, 3000, "(THUNDER RUMBLING)"),
+		cue(4000, 6000, "# And the night is long #"),
+		cue(7000, 9000, "[door slams]"),
+		cue(10000, 12000, "♪ Over the hills ♪"),
+	), OutputFormat: "srt"}
+	in.Reparse = &Reparse{Track: clone(in.Delivery)}
+	for _, tt := range []struct {
+		clause string
+		want   []string // code@cue of every finding
+	}{
+		{"dcmp.soundeffects", []string{"sound_label_brackets@0", "sound_label_case@0"}},
+		{"dcmp.music", []string{"music_symbol_substitute@1"}},
+	} {
+		c := clauseOf(t, s, "dcmp", tt.clause, in)
+		var got []string
+		for _, f := range c.Findings {
+			at := -1
+			if f.CueIndex != nil {
+				at = *f.CueIndex
+			}
+			got = append(got, fmt.Sprintf("%s@%d", f.Code, at))
+		}
+		if c.Status != StatusFail || !equal(got, tt.want) {
+			t.Errorf("%s = %s %v, want fail %v", tt.clause, c.Status, got, tt.want)
+		}
+	}
+	if c := clauseOf(t, s, "dcmp", "dcmp.consistent-markers", in); c.Status != StatusFail {
+		t.Errorf("dcmp.consistent-markers = %s, want fail", c.Status)
+	}
+}
+
+// TestLyricsMarkedWithHashAreCaptionMarkers: a long file whose only
+// markers are '#' lyrics is not noted as reading like subtitles, because
+// dcmp.consistent-markers counts '#' as a music symbol.
+func TestLyricsMarkedWithHashAreCaptionMarkers(t *testing.T) {
+	t.Parallel()
+	s := loadReal(t)
+	in := cleanInput("srt")
+	in.Delivery = generated(60, false)
+	in.Delivery.Cues[7].Text = "# And the night is long #"
+	for _, id := range [][2]string{{"dcmp", "dcmp.clear"}, {"wcag-2.1-aa", "1.2.2-equivalence"}} {
+		c := clauseOf(t, s, id[0], id[1], in)
+		if c.Status != StatusNotEvaluated || len(c.Findings) != 0 {
+			t.Errorf("%s %s = %s %v, want not_evaluated without findings", id[0], id[1], c.Status, codes(c.Findings))
+		}
 	}
 }

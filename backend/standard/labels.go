@@ -10,6 +10,10 @@ import (
 type label struct {
 	open    rune // '[' or '('
 	content string
+	// ownLine: nothing but spaces shares the label's line.
+	ownLine bool
+	// textAfter: the cue has more text on the lines after the label's.
+	textAfter bool
 }
 
 // labels returns the bracketed notes of text, left to right. An opening
@@ -39,8 +43,18 @@ func eachLabel(text string, fn func(label)) {
 		if j < 0 || text[i+1+j] != closer {
 			continue
 		}
-		fn(label{open: rune(open), content: strings.TrimSpace(text[i+1 : i+1+j])})
-		i += j + 1
+		end := i + 2 + j // just past the closer
+		lineStart := strings.LastIndexByte(text[:i], '\n') + 1
+		lineEnd, after := len(text), ""
+		if k := strings.IndexByte(text[end:], '\n'); k >= 0 {
+			lineEnd, after = end+k, text[end+k+1:]
+		}
+		fn(label{
+			open: rune(open), content: strings.TrimSpace(text[i+1 : end-1]),
+			ownLine:   strings.TrimSpace(text[lineStart:i]) == "" && strings.TrimSpace(text[end:lineEnd]) == "",
+			textAfter: strings.TrimSpace(after) != "",
+		})
+		i = end - 1
 	}
 }
 
@@ -115,6 +129,84 @@ func isNameLabel(content string) bool {
 	return true
 }
 
+// labelRole says what a bracketed note stands for.
+type labelRole int
+
+const (
+	// roleSound: a sound effect or other non-speech description.
+	roleSound labelRole = iota
+	// roleSpeaker: a speaker ID, DCMP's "(Jack)", "(female #1)", "(male
+	// narrator)" or "(as George Washington)".
+	roleSpeaker
+	// roleEither: a label in parentheses and capitals on a line of its
+	// own above speech, "(JACK)" or "(THUNDER)": a speaker ID in capitals
+	// or a sound effect, which only a reader can tell.
+	roleEither
+)
+
+// roleOf classifies a label for every DCMP clause alike, so that the
+// consistency and the format clauses count the same labels as sounds.
+// A name ([isNameLabel]) or a description of a speaker
+// ([isSpeakerDescription]) is a speaker ID in either bracket. A label in
+// capitals cannot show a name by its case, so in parentheses, on its own
+// line above speech, where DCMP puts speaker IDs, it is either; anywhere
+// else, as with every other label, it is a sound.
+func roleOf(l label) labelRole {
+	switch {
+	case isNameLabel(l.content), isSpeakerDescription(l.content):
+		return roleSpeaker
+	case l.open == '(' && l.ownLine && l.textAfter && caseOf(l.content, 2) == caseUpper && len(strings.Fields(l.content)) <= 3:
+		return roleEither
+	}
+	return roleSound
+}
+
+// isSpeakerDescription reports whether a label identifies an unnamed or
+// portrayed speaker the way DCMP's Captioning Key does: "female #1",
+// "male narrator", "woman on phone", "as George Washington". Its words,
+// in any case, are person words and numbers, optionally followed by where
+// the voice comes from ("on phone"); a label of other words ("man
+// screams") describes a sound.
+func isSpeakerDescription(content string) bool {
+	words := strings.Fields(strings.ToLower(content))
+	if len(words) == 0 || len(words) > 5 {
+		return false
+	}
+	if words[0] == "as" {
+		return len(words) > 1
+	}
+	person := false
+	for k, w := range words {
+		switch {
+		case speakerWord(w):
+			person = true
+		case strings.HasPrefix(w, "#") || unicode.IsDigit(rune(w[0])):
+			// "#1", "2"
+		case person && k < len(words)-1 && (w == "on" || w == "over" || w == "via"):
+			// "on phone", "over radio": the rest says where.
+			return true
+		default:
+			return false
+		}
+	}
+	return person
+}
+
+// speakerWord reports whether w is a word of DCMP-style speaker
+// descriptions: a person or what tells one person from another ("female
+// #1", "young man").
+func speakerWord(w string) bool {
+	switch w {
+	case "man", "woman", "men", "women", "boy", "girl", "boys", "girls",
+		"child", "children", "kid", "kids", "person", "people",
+		"narrator", "announcer", "reporter", "speaker", "host", "anchor",
+		"interviewer", "interviewee", "caller", "voice", "voices",
+		"male", "female", "young", "old", "older", "elderly":
+		return true
+	}
+	return false
+}
+
 // isMusicNote reports whether r is a music symbol used in captions.
 func isMusicNote(r rune) bool { return r == '♪' || r == '♫' }
 
@@ -140,8 +232,8 @@ func speakerPrefix(line string) int {
 }
 
 // hasCaptionMarkers reports whether text carries any sign of captions as
-// opposed to subtitles: a bracketed label, a music note, a speaker label or
-// a ">>" speaker change.
+// opposed to subtitles: a bracketed label, a music note or a "#" standing
+// for one, a speaker label or a ">>" speaker change.
 func hasCaptionMarkers(text string) bool {
 	if hasMusicNote(text) {
 		return true
@@ -152,7 +244,7 @@ func hasCaptionMarkers(text string) bool {
 		var line string
 		line, rest, more = nextLine(rest)
 		line = strings.TrimSpace(line)
-		found = strings.HasPrefix(line, ">>") || speakerPrefix(line) > 0
+		found = strings.HasPrefix(line, ">>") || speakerPrefix(line) > 0 || hashOpens(line) || hashCloses(line)
 	}
 	return found
 }
