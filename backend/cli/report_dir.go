@@ -5,8 +5,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"github.com/captionqa/captionqa/backend/engine"
@@ -112,39 +110,4 @@ func writeJUnit(env Env, results []fileResult, f processFlags) {
 	enc.Indent("", "  ")
 	_ = enc.Encode(s)
 	io.WriteString(env.Stdout, "\n")
-}
-
-// progress draws a bar on a terminal; elsewhere it stays silent, so logs
-// and pipes get only the report.
-type progress struct {
-	w     io.Writer
-	on    bool
-	total int
-	n     int
-	mu    sync.Mutex
-}
-
-func newProgress(w io.Writer, total int) *progress {
-	return &progress{w: w, on: isTerminal(w), total: total}
-}
-
-func (p *progress) done(name string) {
-	if !p.on {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n++
-	const width = 30
-	filled := width * p.n / max(1, p.total)
-	if len(name) > 40 {
-		name = "…" + name[len(name)-39:]
-	}
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.n, p.total, name)
-}
-
-func (p *progress) finish() {
-	if p.on {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
