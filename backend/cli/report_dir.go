@@ -5,7 +5,8 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
+	"strings"
 
 	"github.com/captionqa/captionqa/backend/engine"
 )
@@ -35,24 +36,81 @@ func count(results []fileResult) totals {
 	return t
 }
 
+// writeTable prints one row per file and the totals. Columns are aligned
+// by display width, so a Japanese name (two columns a character) does not
+// push its row out of line. When a file failed, a REASON column gives the
+// error's message, cut to fit the terminal's width when stdout is one.
 func writeTable(env Env, results []fileResult) {
-	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "FILE\tFORMAT\tCUES\tSTATUS\tREMAINING\tSUGGESTIONS")
+	t := count(results)
+	rows := [][]string{{"FILE", "FORMAT", "CUES", "STATUS", "REMAINING", "SUGGESTIONS"}}
+	if t.Failed > 0 {
+		rows[0] = append(rows[0], "REASON")
+	}
 	for _, r := range results {
 		format := r.InputFormat
 		if format == "" {
 			format = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%d\n", r.File, format, r.Cues, r.Status, r.Remaining, r.Suggestions)
+		row := []string{visible(r.File), format, strconv.Itoa(r.Cues), r.Status, strconv.Itoa(r.Remaining), strconv.Itoa(r.Suggestions)}
+		if t.Failed > 0 {
+			reason := ""
+			if r.Status == statusFailed {
+				reason = visible(r.Summary)
+			}
+			row = append(row, reason)
+		}
+		rows = append(rows, row)
 	}
-	w.Flush()
-	t := count(results)
+	width := 0
+	if isTerminal(env.Stdout) {
+		width = terminalWidth(env.Stdout)
+	}
+	for _, line := range tableLines(rows, width) {
+		fmt.Fprintln(env.Stdout, line)
+	}
 	noun := "files"
 	if t.Files == 1 {
 		noun = "file"
 	}
 	fmt.Fprintf(env.Stdout, "\n%d %s: %d ready, %d will adapt, %d need attention, %d failed\n",
 		t.Files, noun, t.Ready, t.WillAdapt, t.NeedsAttention, t.Failed)
+}
+
+// minLastColumn is the least room tableLines leaves the last column, even
+// when the columns before it already fill the width.
+const minLastColumn = 24
+
+// tableLines aligns rows into columns by display width, two spaces apart,
+// with no padding after the last. When width is above zero, the last
+// column is cut at its end so a line fits in width columns, though never
+// below minLastColumn.
+func tableLines(rows [][]string, width int) []string {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], columns(cell))
+		}
+	}
+	const gap = "  "
+	lines := make([]string, 0, len(rows))
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			if i == len(row)-1 {
+				if width > 0 {
+					cell = cutEnd(cell, max(width-columns(b.String()), minLastColumn))
+				}
+				b.WriteString(cell)
+				break
+			}
+			b.WriteString(padEnd(cell, widths[i]) + gap)
+		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
+	}
+	return lines
 }
 
 func writeJSONResults(env Env, results []fileResult, f processFlags) {
