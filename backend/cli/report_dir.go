@@ -2,9 +2,7 @@ package cli
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -124,48 +122,4 @@ func writeJSONResults(env Env, results []fileResult, f processFlags) {
 		Totals     totals       `json:"totals"`
 		Files      []fileResult `json:"files"`
 	}{f.preset, f.profile, f.standard, count(results), results})
-}
-
-// JUnit XML, the report format CI systems read: one test case per file,
-// a failure for needs_attention, an error for a file that failed.
-type junitSuite struct {
-	XMLName  xml.Name    `xml:"testsuite"`
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Class   string        `xml:"classname,attr"`
-	Name    string        `xml:"name,attr"`
-	Failure *junitMessage `xml:"failure,omitempty"`
-	Error   *junitMessage `xml:"error,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
-}
-
-func writeJUnit(env Env, results []fileResult, f processFlags) {
-	t := count(results)
-	s := junitSuite{Name: "captionqa." + f.preset, Tests: t.Files, Failures: t.NeedsAttention, Errors: t.Failed}
-	for _, r := range results {
-		c := junitCase{Class: "captionqa." + f.preset, Name: r.File}
-		switch r.Status {
-		case string(engine.NeedsAttention):
-			c.Failure = &junitMessage{Message: r.Summary, Type: r.Status, Body: r.Summary}
-		case statusFailed:
-			c.Error = &junitMessage{Message: r.Summary, Type: r.Error, Body: r.Summary}
-		}
-		s.Cases = append(s.Cases, c)
-	}
-	io.WriteString(env.Stdout, xml.Header)
-	enc := xml.NewEncoder(env.Stdout)
-	enc.Indent("", "  ")
-	_ = enc.Encode(s)
-	io.WriteString(env.Stdout, "\n")
 }
