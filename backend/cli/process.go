@@ -106,7 +106,13 @@ func printError(env Env, err error) int {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(e.Envelope())
-	fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
+	// The message once: err's text would repeat it, with its cause, after
+	// the code. Only an internal error, whose envelope hides it, shows all.
+	msg := e.Message
+	if e.Kind == apperr.Internal {
+		msg = err.Error()
+	}
+	fmt.Fprintf(env.Stderr, "captionqa: %s\n", msg)
 	if e.Kind == apperr.BadRequest {
 		return ExitUsage
 	}

@@ -10,8 +10,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/engine"
 )
@@ -27,6 +29,9 @@ type fileResult struct {
 	Summary     string `json:"summary"`
 	// Error is the error envelope's code when the file could not be processed.
 	Error string `json:"error,omitempty"`
+
+	problems []caption.Diagnostic // the remaining problems, for JUnit
+	elapsed  time.Duration
 }
 
 const statusFailed = "failed"
@@ -54,6 +59,7 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 		// likely the wrong one.
 		return usageError(env, "no caption files under %s", dir)
 	}
+	start := time.Now()
 	results := make([]fileResult, len(files))
 	progress := newProgress(env.Stderr, len(files))
 	jobs := make(chan int)
@@ -79,7 +85,7 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 	case "json":
 		writeJSONResults(env, results, f)
 	case "junit":
-		writeJUnit(env, results, f)
+		writeJUnit(env, results, f, time.Since(start))
 	default:
 		writeTable(env, results)
 	}
@@ -95,9 +101,11 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 	return code
 }
 
-func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f processFlags) fileResult {
+func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f processFlags) (r fileResult) {
+	start := time.Now()
+	defer func() { r.elapsed = time.Since(start) }()
 	rel, _ := filepath.Rel(dir, path)
-	r := fileResult{File: filepath.ToSlash(rel)}
+	r.File = filepath.ToSlash(rel)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		r.Status, r.Error, r.Summary = statusFailed, "read_failed", err.Error()
@@ -116,6 +124,7 @@ func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f pro
 	r.InputFormat = res.Report.InputFormat
 	r.Cues = res.Report.InputCues
 	r.Remaining = len(res.Report.Remaining)
+	r.problems = res.Report.Remaining
 	r.Suggestions = len(res.Suggestions)
 	r.Summary = res.Report.Summary
 	return r

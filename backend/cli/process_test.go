@@ -169,12 +169,13 @@ func TestProcessDir(t *testing.T) {
 	t.Run("junit", func(t *testing.T) {
 		t.Parallel()
 		_, out, _ := run(t, "", "process", dir, "--format", "junit", "--preset", "generic")
-		var s junitSuite
-		if err := xml.Unmarshal([]byte(out), &s); err != nil {
+		var r junitReport
+		if err := xml.Unmarshal([]byte(out), &r); err != nil || len(r.Suites) != 1 {
 			t.Fatalf("%v\n%s", err, out)
 		}
-		if s.Tests != 4 || s.Failures != 1 || s.Errors != 1 || len(s.Cases) != 4 || s.Cases[1].Failure == nil {
-			t.Errorf("junit = %+v", s)
+		s := r.Suites[0]
+		if *s.Tests != 4 || *s.Failures != 1 || *s.Errors != 1 || len(s.Cases) != 4 || s.Cases[1].Failure == nil || s.Cases[3].Error == nil {
+			t.Errorf("junit:\n%s", out)
 		}
 	})
 	t.Run("only caption folders pass the gate", func(t *testing.T) {

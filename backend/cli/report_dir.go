@@ -2,12 +2,9 @@ package cli
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
-	"io"
+	"strconv"
 	"strings"
-	"sync"
-	"text/tabwriter"
 
 	"github.com/captionqa/captionqa/backend/engine"
 )
@@ -37,24 +34,81 @@ func count(results []fileResult) totals {
 	return t
 }
 
+// writeTable prints one row per file and the totals. Columns are aligned
+// by display width, so a Japanese name (two columns a character) does not
+// push its row out of line. When a file failed, a REASON column gives the
+// error's message, cut to fit the terminal's width when stdout is one.
 func writeTable(env Env, results []fileResult) {
-	w := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "FILE\tFORMAT\tCUES\tSTATUS\tREMAINING\tSUGGESTIONS")
+	t := count(results)
+	rows := [][]string{{"FILE", "FORMAT", "CUES", "STATUS", "REMAINING", "SUGGESTIONS"}}
+	if t.Failed > 0 {
+		rows[0] = append(rows[0], "REASON")
+	}
 	for _, r := range results {
 		format := r.InputFormat
 		if format == "" {
 			format = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%s\t%d\t%d\n", r.File, format, r.Cues, r.Status, r.Remaining, r.Suggestions)
+		row := []string{visible(r.File), format, strconv.Itoa(r.Cues), r.Status, strconv.Itoa(r.Remaining), strconv.Itoa(r.Suggestions)}
+		if t.Failed > 0 {
+			reason := ""
+			if r.Status == statusFailed {
+				reason = visible(r.Summary)
+			}
+			row = append(row, reason)
+		}
+		rows = append(rows, row)
 	}
-	w.Flush()
-	t := count(results)
+	width := 0
+	if isTerminal(env.Stdout) {
+		width = terminalWidth(env.Stdout)
+	}
+	for _, line := range tableLines(rows, width) {
+		fmt.Fprintln(env.Stdout, line)
+	}
 	noun := "files"
 	if t.Files == 1 {
 		noun = "file"
 	}
 	fmt.Fprintf(env.Stdout, "\n%d %s: %d ready, %d will adapt, %d need attention, %d failed\n",
 		t.Files, noun, t.Ready, t.WillAdapt, t.NeedsAttention, t.Failed)
+}
+
+// minLastColumn is the least room tableLines leaves the last column, even
+// when the columns before it already fill the width.
+const minLastColumn = 24
+
+// tableLines aligns rows into columns by display width, two spaces apart,
+// with no padding after the last. When width is above zero, the last
+// column is cut at its end so a line fits in width columns, though never
+// below minLastColumn.
+func tableLines(rows [][]string, width int) []string {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], columns(cell))
+		}
+	}
+	const gap = "  "
+	lines := make([]string, 0, len(rows))
+	for _, row := range rows {
+		var b strings.Builder
+		for i, cell := range row {
+			if i == len(row)-1 {
+				if width > 0 {
+					cell = cutEnd(cell, max(width-columns(b.String()), minLastColumn))
+				}
+				b.WriteString(cell)
+				break
+			}
+			b.WriteString(padEnd(cell, widths[i]) + gap)
+		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
+	}
+	return lines
 }
 
 func writeJSONResults(env Env, results []fileResult, f processFlags) {
@@ -68,83 +122,4 @@ func writeJSONResults(env Env, results []fileResult, f processFlags) {
 		Totals     totals       `json:"totals"`
 		Files      []fileResult `json:"files"`
 	}{f.preset, f.profile, f.standard, count(results), results})
-}
-
-// JUnit XML, the report format CI systems read: one test case per file,
-// a failure for needs_attention, an error for a file that failed.
-type junitSuite struct {
-	XMLName  xml.Name    `xml:"testsuite"`
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Class   string        `xml:"classname,attr"`
-	Name    string        `xml:"name,attr"`
-	Failure *junitMessage `xml:"failure,omitempty"`
-	Error   *junitMessage `xml:"error,omitempty"`
-}
-
-type junitMessage struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
-}
-
-func writeJUnit(env Env, results []fileResult, f processFlags) {
-	t := count(results)
-	s := junitSuite{Name: "captionqa." + f.preset, Tests: t.Files, Failures: t.NeedsAttention, Errors: t.Failed}
-	for _, r := range results {
-		c := junitCase{Class: "captionqa." + f.preset, Name: r.File}
-		switch r.Status {
-		case string(engine.NeedsAttention):
-			c.Failure = &junitMessage{Message: r.Summary, Type: r.Status, Body: r.Summary}
-		case statusFailed:
-			c.Error = &junitMessage{Message: r.Summary, Type: r.Error, Body: r.Summary}
-		}
-		s.Cases = append(s.Cases, c)
-	}
-	io.WriteString(env.Stdout, xml.Header)
-	enc := xml.NewEncoder(env.Stdout)
-	enc.Indent("", "  ")
-	_ = enc.Encode(s)
-	io.WriteString(env.Stdout, "\n")
-}
-
-// progress draws a bar on a terminal; elsewhere it stays silent, so logs
-// and pipes get only the report.
-type progress struct {
-	w     io.Writer
-	on    bool
-	total int
-	n     int
-	mu    sync.Mutex
-}
-
-func newProgress(w io.Writer, total int) *progress {
-	return &progress{w: w, on: isTerminal(w), total: total}
-}
-
-func (p *progress) done(name string) {
-	if !p.on {
-		return
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.n++
-	const width = 30
-	filled := width * p.n / max(1, p.total)
-	if len(name) > 40 {
-		name = "…" + name[len(name)-39:]
-	}
-	fmt.Fprintf(p.w, "\r\033[K[%s%s] %d/%d %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), p.n, p.total, name)
-}
-
-func (p *progress) finish() {
-	if p.on {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }
