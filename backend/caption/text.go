@@ -85,33 +85,68 @@ func firstInvalidUTF8(b []byte) int {
 const utf16Probe = 256
 
 // bomlessUTF16 recognises UTF-16 without a byte order mark, as some
-// Windows tools write it: caption files open with ASCII (a counter, a
-// header, a tag), which UTF-16 stores as one zero byte per character, all
-// at odd offsets (little-endian) or all at even ones (big-endian). At
-// least nine in ten of those bytes must be zero and almost none of the
-// others.
+// Windows tools write it. A caption file's structure is ASCII (counters,
+// times, "-->", line breaks, a header, tags), which UTF-16 stores as code
+// units with a zero high byte; its text need not be: Hebrew, Cyrillic or
+// Japanese units have no zero byte, so the share of zero bytes says little.
+// The opening bytes are therefore read as UTF-16 in each byte order, and
+// one is taken when they are well formed in it (see [plausibleUTF16]) and
+// hold enough ASCII units to be a caption file's structure.
+//
+// No real UTF-8 or Windows-1252 file is taken for UTF-16: it holds no zero
+// byte, so read as UTF-16 it has no ASCII unit at all. Nor can both byte
+// orders qualify: a unit that is ASCII in both is U+0000, which is refused.
 func bomlessUTF16(b []byte) (binary.ByteOrder, string, bool) {
 	n := min(len(b), utf16Probe) &^ 1
 	if n < 4 {
 		return nil, "", false
 	}
-	var zeroEven, zeroOdd int
-	for i := 0; i < n; i += 2 {
-		if b[i] == 0 {
-			zeroEven++
-		}
-		if b[i+1] == 0 {
-			zeroOdd++
-		}
-	}
-	pairs := n / 2
+	cut := n < len(b) // the probe may end inside a surrogate pair
 	switch {
-	case zeroOdd*10 >= pairs*9 && zeroEven*10 <= pairs:
+	case plausibleUTF16(b[:n], binary.LittleEndian, cut):
 		return binary.LittleEndian, EncodingUTF16LE, true
-	case zeroEven*10 >= pairs*9 && zeroOdd*10 <= pairs:
+	case plausibleUTF16(b[:n], binary.BigEndian, cut):
 		return binary.BigEndian, EncodingUTF16BE, true
 	}
 	return nil, "", false
+}
+
+// minStructure is how many ASCII code units the opening of a BOM-less
+// UTF-16 file must hold (all of them, in a shorter file): fewer than an
+// SRT or WebVTT timing line has.
+const minStructure = 16
+
+// plausibleUTF16 reports whether b (an even number of bytes) reads as
+// caption text in UTF-16 of the given byte order: no unpaired surrogate
+// (a high one may end b when cut says the file goes on), no NUL, no
+// control character but tab, line feed and carriage return, no
+// noncharacter U+FFFE or U+FFFF, and at least [minStructure] ASCII units.
+func plausibleUTF16(b []byte, order binary.ByteOrder, cut bool) bool {
+	units := len(b) / 2
+	ascii := 0
+	for i := 0; i < units; i++ {
+		u := order.Uint16(b[2*i:])
+		switch {
+		case u == '\t' || u == '\n' || u == '\r':
+			ascii++
+		case u < 0x20 || u >= 0x7F && u < 0xA0 || u == 0xFFFE || u == 0xFFFF:
+			return false
+		case u < 0x80:
+			ascii++
+		case utf16.IsSurrogate(rune(u)):
+			if u >= 0xDC00 { // a low surrogate with no high one before it
+				return false
+			}
+			if i+1 == units {
+				return cut
+			}
+			if next := order.Uint16(b[2*i+2:]); next < 0xDC00 || next > 0xDFFF {
+				return false
+			}
+			i++
+		}
+	}
+	return ascii >= min(minStructure, units)
 }
 
 func decodeUTF16(b []byte, order binary.ByteOrder) string {

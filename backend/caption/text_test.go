@@ -6,6 +6,15 @@ import (
 	"unicode/utf16"
 )
 
+// Caption files whose text has no ASCII, as UTF-16 stores it: two bytes a
+// character, neither of them zero.
+const (
+	hebrewSRT = "1\r\n00:00:01,000 --> 00:00:03,000\r\nשלום עולם, מה שלומך היום? אני בסדר גמור, תודה רבה לך\r\n\r\n2\r\n00:00:04,000 --> 00:00:06,000\r\nלהתראות\r\n"
+	// 33 units then pairs: the probe's 128 units end inside a pair.
+	splitPair   = "1\n00:00:01,000 --> 00:00:02,000 \n" + "😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀"
+	japaneseVTT = "WEBVTT\n\n00:01.000 --> 00:03.000\nこんにちは、世界。今日はとても良い天気ですね。散歩に行きましょう。\n\n00:04.000 --> 00:06.000\nさようなら\n"
+)
+
 func TestDecodeText(t *testing.T) {
 	t.Parallel()
 	utf16le := func(s string) []byte {
@@ -59,6 +68,17 @@ func TestDecodeText(t *testing.T) {
 		{"utf-16be without a bom", utf16be("WEBVTT\n\n00:01.000 --> 00:02.000\nHi")[2:], "WEBVTT\n\n00:01.000 --> 00:02.000\nHi", EncodingUTF16BE, CodeEncodingNotUTF8, 1},
 		{"ascii is not taken for utf-16", []byte("1\n00:00:01,000 --> 00:00:02,000\nHi"), "1\n00:00:01,000 --> 00:00:02,000\nHi", EncodingUTF8, "", 0},
 		{"a stray nul is not utf-16", []byte("1\n00:00:01,000\x00 --> 00:00:02,000\nHi"), "1\n00:00:01,000\x00 --> 00:00:02,000\nHi", EncodingUTF8, "", 0},
+		// Text in another script has few zero bytes: its ASCII structure
+		// tells the byte order.
+		{"hebrew utf-16le without a bom", utf16le(hebrewSRT)[2:], hebrewSRT, EncodingUTF16LE, CodeEncodingNotUTF8, 1},
+		{"hebrew utf-16be without a bom", utf16be(hebrewSRT)[2:], hebrewSRT, EncodingUTF16BE, CodeEncodingNotUTF8, 1},
+		{"japanese utf-16le without a bom", utf16le(japaneseVTT)[2:], japaneseVTT, EncodingUTF16LE, CodeEncodingNotUTF8, 1},
+		{"japanese utf-16be without a bom", utf16be(japaneseVTT)[2:], japaneseVTT, EncodingUTF16BE, CodeEncodingNotUTF8, 1},
+		{"a surrogate pair split by the probe's end", utf16le(splitPair)[2:], splitPair, EncodingUTF16LE, CodeEncodingNotUTF8, 1},
+		// Bytes a real UTF-8 or Windows-1252 file holds, whose zero bytes
+		// would not make sense as UTF-16.
+		{"an unpaired surrogate is not utf-16", []byte("1\x00\n\x00\x00\xd8a\x00b\x00c\x00"), "1\x00\n\x00\x00Øa\x00b\x00c\x00", EncodingWindows1252, CodeEncodingNotUTF8, 2},
+		{"control characters are not utf-16", []byte("1\x00\n\x00\x01\x02a\x00b\x00c\x00"), "1\x00\n\x00\x01\x02a\x00b\x00c\x00", EncodingUTF8, "", 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -195,7 +195,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 			c.CueIndex = sources[c.CueIndex]
 		}
 	}
-	changes = append(append(nonNil(changes), readerRepairs(in.structural, in.source, out, sources, p.Output)...), stripped...)
+	changes = append(append(nonNil(changes), readerRepairs(in.structural, in.dropped, in.source, out, sources, p.Output)...), stripped...)
 	if lang := in.opts.language; lang != "" && !caption.LanguageDeclared(out.Language) && format.CarriesLanguage(p.Output) {
 		// A shallow copy: out may be the source itself (warn-only).
 		declared := *out

@@ -25,17 +25,35 @@ const (
 // UTF-8. Each is a change of the source cue the problem is in, or of the
 // whole file. sources maps out's cues to src's, as [fix.Result.Sources]
 // does. A problem in a cue the fixes removed is not reported: the removal
-// is. Content the reader had to drop is not repaired, so not reported
-// either.
-func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, sources []int, f string) []fix.Change {
+// is. Content the reader had to drop (dropped, [droppedContent]) is not
+// repaired, so not reported either.
+//
+// A problem is pinned to a cue only when its line can be in no other
+// content: otherwise the change is the file's, since a repair booked on a
+// cue it did not concern would send an editor to the wrong cue.
+func readerRepairs(structural, dropped []caption.Diagnostic, src, out *caption.Track, sources []int, f string) []fix.Change {
 	var changes []fix.Change
 	var byLine []int   // src's cue indices by source line, built when needed
 	var firstOut []int // the first output cue of each source cue, -1 if none
-	// cueAt returns the source cue that contains line (the last one
-	// starting at or before it) and its first output cue, or FileLevel
-	// when line comes before every cue; ok is false when the fixes
-	// removed the cue.
+	var droppedAt []int
+	for _, d := range dropped {
+		droppedAt = append(droppedAt, d.Line)
+	}
+	slices.Sort(droppedAt)
+	// TTML elements nest and share lines: the element a problem is on may
+	// hold several paragraphs, or none that shows, so no line names a cue.
+	byLines := src.Source == nil || src.Source.Format != format.TTML
+	// cueAt returns the source cue that contains line and its first output
+	// cue, or FileLevel when line comes before every cue or cannot be told
+	// apart from other content; ok is false when the fixes removed the cue.
+	// The cue that contains a line is the last one starting at or before
+	// it, unless another cue starts on that line too, or content the
+	// reader dropped starts between the cue and the line: the line may be
+	// in that content.
 	cueAt := func(line int) (cue, outCue int, ok bool) {
+		if !byLines {
+			return fix.FileLevel, -1, true
+		}
 		if byLine == nil {
 			byLine = make([]int, len(src.Cues))
 			for i := range byLine {
@@ -61,6 +79,13 @@ func readerRepairs(structural []caption.Diagnostic, src, out *caption.Track, sou
 			return fix.FileLevel, -1, true
 		}
 		cue = byLine[past-1]
+		from := src.Cues[cue].SourceLine
+		if past > 1 && src.Cues[byLine[past-2]].SourceLine == from {
+			return fix.FileLevel, -1, true
+		}
+		if i, _ := slices.BinarySearch(droppedAt, from); i < len(droppedAt) && droppedAt[i] <= line {
+			return fix.FileLevel, -1, true
+		}
 		return cue, firstOut[cue], firstOut[cue] >= 0
 	}
 	for _, d := range structural {

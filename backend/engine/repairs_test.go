@@ -15,37 +15,63 @@ func TestReaderRepairs(t *testing.T) {
 	}
 	// The source: cues from lines 1, 5 and 9, in time order.
 	src := &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(5, "b"), cue(9, "c")}}
+	// Two cues on one line, as a JSON IR written on one line has them.
+	oneLine := &caption.Track{Cues: []caption.Cue{cue(1, "a"), {SourceLine: 1, Text: "b", StartMs: 3000, EndMs: 3500}}}
+	ttml := &caption.Track{Cues: src.Cues, Source: &caption.Source{Format: format.TTML}}
 	diag := func(code string, sev caption.Severity, line int) caption.Diagnostic {
 		return caption.Diagnostic{Code: code, Severity: sev, Line: line, Message: "m"}
 	}
+	dropped := func(line int) []caption.Diagnostic {
+		return []caption.Diagnostic{diag(caption.CodeMalformedBlock, caption.SeverityError, line)}
+	}
+	markup := func(line int) caption.Diagnostic {
+		return diag(caption.CodeInvalidMarkup, caption.SeverityWarning, line)
+	}
 	tests := []struct {
 		name    string
-		out     *caption.Track
-		sources []int // out's cues to src's; nil: the same
+		src     *caption.Track // nil: src
+		out     *caption.Track // nil: the source
+		sources []int          // out's cues to src's; nil: the same
+		dropped []caption.Diagnostic
 		diag    caption.Diagnostic
 		format  string
 		want    int // the source cue of the one change; fix.FileLevel for the file
 		wantNil bool
 	}{
-		{"markup inside a cue's text maps to its cue", src, nil, diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 7), format.VTT, 1, false},
-		{"a cue's own line", src, nil, diag(caption.CodeCuesOutOfOrder, caption.SeverityWarning, 9), format.SRT, 2, false},
-		{"a split cue: the cue it came from", &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(5, "b1"), cue(5, "b2"), cue(9, "c")}}, []int{0, 1, 1, 2},
-			diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 6), format.VTT, 1, false},
-		{"cues the fixes reordered: still the source cue", &caption.Track{Cues: []caption.Cue{cue(5, "b"), cue(1, "a"), cue(9, "c")}}, []int{1, 0, 2},
-			diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 2), format.VTT, 0, false},
-		{"a cue the fixes removed: no change", &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(9, "c")}}, []int{0, 2},
-			diag(caption.CodeInvalidMarkup, caption.SeverityWarning, 6), format.VTT, 0, true},
-		{"before every cue: the file", src, nil, diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 0), format.SRT, fix.FileLevel, false},
-		{"a time still invalid in the output: no repair", &caption.Track{Cues: []caption.Cue{cue(1, "a"), {SourceLine: 5, Text: "b", StartMs: 0, EndMs: 0}, cue(9, "c")}}, nil,
-			diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 5), format.SRT, 0, true},
-		{"the header: the file", src, nil, diag(caption.CodeMissingWebVTTHeader, caption.SeverityWarning, 1), format.VTT, fix.FileLevel, false},
-		{"the encoding: the file", src, nil, diag(caption.CodeEncodingNotUTF8, caption.SeverityWarning, 0), format.SRT, fix.FileLevel, false},
-		{"dropped content is not repaired", src, nil, diag(caption.CodeInvalidTimestamp, caption.SeverityError, 5), format.SRT, 0, true},
+		{name: "markup inside a cue's text maps to its cue", diag: markup(7), format: format.VTT, want: 1},
+		{name: "a cue's own line", diag: diag(caption.CodeCuesOutOfOrder, caption.SeverityWarning, 9), format: format.SRT, want: 2},
+		{name: "a split cue: the cue it came from", out: &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(5, "b1"), cue(5, "b2"), cue(9, "c")}},
+			sources: []int{0, 1, 1, 2}, diag: markup(6), format: format.VTT, want: 1},
+		{name: "cues the fixes reordered: still the source cue", out: &caption.Track{Cues: []caption.Cue{cue(5, "b"), cue(1, "a"), cue(9, "c")}},
+			sources: []int{1, 0, 2}, diag: markup(2), format: format.VTT, want: 0},
+		{name: "a cue the fixes removed: no change", out: &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(9, "c")}},
+			sources: []int{0, 2}, diag: markup(6), format: format.VTT, wantNil: true},
+		{name: "before every cue: the file", diag: diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 0), format: format.SRT, want: fix.FileLevel},
+		{name: "a time still invalid in the output: no repair",
+			out:  &caption.Track{Cues: []caption.Cue{cue(1, "a"), {SourceLine: 5, Text: "b", StartMs: 0, EndMs: 0}, cue(9, "c")}},
+			diag: diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 5), format: format.SRT, wantNil: true},
+		{name: "the header: the file", diag: diag(caption.CodeMissingWebVTTHeader, caption.SeverityWarning, 1), format: format.VTT, want: fix.FileLevel},
+		{name: "the encoding: the file", diag: diag(caption.CodeEncodingNotUTF8, caption.SeverityWarning, 0), format: format.SRT, want: fix.FileLevel},
+		{name: "dropped content is not repaired", diag: diag(caption.CodeInvalidTimestamp, caption.SeverityError, 5), format: format.SRT, wantNil: true},
+		{name: "markup before content the reader dropped: still its cue", dropped: dropped(8), diag: markup(7), format: format.VTT, want: 1},
+		{name: "after content the reader dropped: the line may be in it, so the file", dropped: dropped(6), diag: markup(7), format: format.VTT, want: fix.FileLevel},
+		{name: "dropped content on the cue's own line: the file", dropped: dropped(5), diag: markup(5), format: format.VTT, want: fix.FileLevel},
+		{name: "a line two cues share names neither: the file", src: oneLine, out: oneLine,
+			diag: diag(caption.CodeCuesOutOfOrder, caption.SeverityWarning, 1), format: format.SRT, want: fix.FileLevel},
+		{name: "TTML elements nest and share lines, so a line names no paragraph: the file", src: ttml, out: ttml,
+			diag: diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 7), format: format.SRT, want: fix.FileLevel},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got := readerRepairs([]caption.Diagnostic{tt.diag}, src, tt.out, tt.sources, tt.format)
+			s, out := src, tt.out
+			if tt.src != nil {
+				s = tt.src
+			}
+			if out == nil {
+				out = s
+			}
+			got := readerRepairs([]caption.Diagnostic{tt.diag}, tt.dropped, s, out, tt.sources, tt.format)
 			if tt.wantNil {
 				if len(got) != 0 {
 					t.Errorf("changes = %+v; want none", got)

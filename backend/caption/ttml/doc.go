@@ -13,7 +13,11 @@
 //     the latest time written in the document; such cues carry
 //     ext.ttml = {"openEnd": true} and the reader adds one
 //     invalid_timestamp warning;
-//   - a document with no time at all is one interval starting at 0.
+//   - a document with no time at all is one interval starting at 0;
+//   - an element that ends before it begins is never active, so its text
+//     is left out with an end_before_start error, as every reader reports
+//     a cue it drops (an element with no text loses nothing and gets no
+//     diagnostic).
 //
 // Placement: a cue in a declared region gets [caption.Placement.Region] and
 // an Area from where its text block sits: the top edge of the region when

@@ -36,6 +36,9 @@ type elem struct {
 	text     string
 	children []*elem
 	active   bool
+	// hasText says whether e or an element under it holds more than
+	// white space.
+	hasText bool
 }
 
 // setStep is a <set> animation: p applies during [begin, end).
@@ -118,7 +121,7 @@ func (r *reader) build(n *node, parent *elem, k kind, syncBase float64) *elem {
 		r.unsupportedImage(n.line)
 	}
 	e.spec = r.styles.refProps(n, &r.d).over(inlineProps(n, &r.d))
-	b, en, dur, hasB, hasE, hasD := r.explicitTimes(n)
+	b, en, dur, _, hasE, hasD := r.explicitTimes(n)
 	e.begin = syncBase + b
 	implicit := e.begin
 	if k == kBr {
@@ -131,6 +134,7 @@ func (r *reader) build(n *node, parent *elem, k kind, syncBase float64) *elem {
 			continue
 		}
 		e.children = append(e.children, child)
+		e.hasText = e.hasText || child.hasText
 		if e.seq {
 			prevEnd, implicit = child.end, child.end
 		} else {
@@ -138,8 +142,13 @@ func (r *reader) build(n *node, parent *elem, k kind, syncBase float64) *elem {
 		}
 	}
 	e.end = resolveEnd(syncBase, e.begin, en, dur, hasE, hasD, implicit)
-	if hasB && hasE && e.end < e.begin && !hasD {
-		r.d.Warn(caption.CodeEndBeforeStart, n.line, "<%s> ends (end=%q) before it begins; it is never shown", n.local, attrOr(n, "end"))
+	if e.end < e.begin && e.hasText {
+		// An error, as every reader reports a cue it leaves out: the
+		// element is never active, so its text is lost to the output
+		// and to every player, and only an editor can say when it was
+		// meant to show. With no text, nothing is lost.
+		r.d.Error(caption.CodeEndBeforeStart, n.line, "<%s> ends (end=%q) before it begins, so no player shows it; its text was left out",
+			n.local, attrOr(n, "end"))
 	}
 	return e
 }
@@ -165,7 +174,7 @@ func (r *reader) buildChild(c *node, e *elem, prevEnd float64) *elem {
 			return nil
 		}
 		return &elem{n: c, parent: e, kind: kText, text: c.text, begin: syncBase,
-			end: r.leafEnd(e, syncBase), lang: e.lang, preserve: e.preserve}
+			end: r.leafEnd(e, syncBase), lang: e.lang, preserve: e.preserve, hasText: strings.TrimSpace(c.text) != ""}
 	}
 	if elemFamily(c.space) != nsTT {
 		return nil
