@@ -81,10 +81,12 @@ fmt-check:
 # test: vet, gofmt, every test with -race (unit, golden, fuzz seeds, the
 # conformance suites on ../shared/corpus, the architecture rules, the API on
 # real SQLite over loopback, the browser tests in Debian's chromium), the
-# headless build without cgo, the desktop window's smoke test under Xvfb,
+# scaling checks again without -race (they skip under it: see
+# backend/internal/scaling), the headless build without cgo, the desktop window's smoke test under Xvfb,
 # and one pass of every benchmark so they stay runnable.
 test: ui fmt-check vet
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run Linear ./backend/...
 	CGO_ENABLED=0 $(GO) build -o /dev/null .
 	build/desktop-smoke.sh
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
