@@ -157,7 +157,7 @@ func TestApply(t *testing.T) {
 				cue("", 0, 5619, "Are you coming?", italic(0, 3)),
 				cue("", 5703, 10000, "No, I'm not.", italic(0, 2)),
 			},
-			changes: []Change{{codeTooLong, 0, ActionSplit, "split into 2 cues: 00:00:00.000–00:00:05.619, 00:00:05.703–00:00:10.000"}},
+			changes: []Change{{codeTooLong, 0, ActionSplit, "split into 2 cues: 00:00:00.000–00:00:05.619, 00:00:05.703–00:00:10.000; dropped the 2 dialogue dashes opening the speakers' lines: each speaker has a cue of their own"}},
 		},
 		{
 			name: "pieces below the minimum duration are not made", profile: AutoSplitSentences,

@@ -139,8 +139,12 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 		return nil
 	}
 	out := make([]caption.Cue, len(f.pieces))
+	dropped := 0
 	for k, p := range f.pieces {
-		pw := f.dropDash(c.Text, ws, p)
+		pw, d := f.dropDash(c.Text, ws, p)
+		if d {
+			dropped++
+		}
 		f.rewrap(c.Text, pw, p.lo+len(ws[p.lo:p.hi])-len(pw))
 		nc := cloneCue(c)
 		nc.Text = render(c.Text, pw)
@@ -160,6 +164,10 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 			times.WriteString(", ")
 		}
 		fmt.Fprintf(&times, "%s–%s", clock(out[k].StartMs), clock(out[k].EndMs))
+	}
+	if dropped > 0 {
+		// The only text a fix removes: say so where it happens.
+		fmt.Fprintf(&times, "; %s: each speaker has a cue of their own", nDashes(dropped))
 	}
 	f.record(code, f.srcOf(i), ActionSplit, "split into %d cues: %s", len(out), times.String())
 	return out
@@ -264,16 +272,23 @@ func (f *fixer) rebalance(i int) {
 // markTurns finds dialogue turns: the first word, each word that starts
 // a line with a dialogue dash, and each speaker label (see
 // [markSpeakers]). The cue is a dialogue when it has more than one turn.
+//
+// A dash that opens a line is a dialogue dash only when the cue's first
+// line opens with one too ([rules.DashDialogue]): in "I was going to
+// tell you\n— but never mind" the dash is punctuation, an interruption
+// of the one speaker, and neither a split point of its own nor a dash the
+// split may drop.
 func (f *fixer) markTurns(s string, ws []word) {
 	if cap(f.turn) < len(ws) {
 		f.turn = make([]bool, len(ws))
 	}
 	f.turn = f.turn[:len(ws)]
 	f.dialogue = false
+	dashes := rules.DashDialogue(s)
 	for k, w := range ws {
 		// A label right after another (a slip of the source) starts no
 		// turn: the first label would be left with no words.
-		f.turn[k] = k == 0 || w.speaker && !w.held || (w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
+		f.turn[k] = k == 0 || w.speaker && !w.held || (dashes && w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
 		f.dialogue = f.dialogue || (k > 0 && f.turn[k])
 	}
 }
@@ -505,30 +520,33 @@ func (f *fixer) sentenceLayout(s string, pw []word) bool {
 
 // dropDash returns the words of p, without the leading dialogue dash when
 // p is exactly one speaker's turn of a dialogue cue: once each speaker has
-// a cue of their own the dash means nothing. A speaker label is kept: it
-// still says who speaks.
-func (f *fixer) dropDash(s string, ws []word, p piece) []word {
+// a cue of their own the dash means nothing. It reports whether it dropped
+// one. A speaker label is kept: it still says who speaks.
+func (f *fixer) dropDash(s string, ws []word, p piece) ([]word, bool) {
 	pw := ws[p.lo:p.hi]
 	if !f.dialogue || !f.turn[p.lo] || pw[0].speaker {
-		return pw
+		return pw, false
 	}
 	for k := p.lo + 1; k < p.hi; k++ {
 		if f.turn[k] {
-			return pw
+			return pw, false
 		}
 	}
 	w := &pw[0]
 	d := rules.DialogueDash(s[w.b0:w.b1])
 	switch {
 	case d == 0:
+		return pw, false
 	case d < w.b1-w.b0:
 		w.b0 += d
 		w.r0++
 		w.chars = chars(s[w.b0:w.b1])
 	case len(pw) > 1:
 		pw = pw[1:]
+	default:
+		return pw, false
 	}
-	return pw
+	return pw, true
 }
 
 // rewrap breaks pw (words of s; ws index lo onwards) into balanced lines
@@ -582,6 +600,14 @@ func (f *fixer) rewrap(s string, pw []word, lo int) {
 		}
 		a = b
 	}
+}
+
+// nDashes says how many dialogue dashes a split dropped.
+func nDashes(n int) string {
+	if n == 1 {
+		return "dropped the dialogue dash opening a speaker's line"
+	}
+	return fmt.Sprintf("dropped the %d dialogue dashes opening the speakers' lines", n)
 }
 
 // splittable reports whether c has more than one word, so a split could
