@@ -34,8 +34,10 @@ import "github.com/captionqa/captionqa/backend/caption"
 // label ("[door slams]", "(laughs)") or a "♪ lyric ♪" span while another
 // place exists.
 //
-// A speaker changes at a dialogue dash that starts a line and at a
-// speaker label: text the engine wrote in as "NAME:" and marked with a
+// A speaker changes at a dialogue dash that starts a line of a dialogue
+// cue, one whose first line opens with a dash too ([rules.DashDialogue]:
+// a dash opening a lone later line is punctuation, kept as text), and at
+// a speaker label: text the engine wrote in as "NAME:" and marked with a
 // [caption.Span] whose Label is set (see speaker.go for why the fixes
 // read labels from that span and not from the text). A label is a split
 // point and a preferred line break as a dash is; it may stay inside a
@@ -51,8 +53,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //   - Text is never lost or reordered: all cue texts joined by a space,
 //     with whitespace runs collapsed, read the same before and after, the
 //     only exception being the leading dialogue dash dropped when a
-//     two-speaker cue is split into one cue per speaker (a speaker label
-//     is never dropped). Removed cues held whitespace only.
+//     dialogue cue is split into one cue per speaker, which the split's
+//     change reports (a speaker label is never dropped). Removed cues held whitespace only.
 //   - Outside [WarnOnly], cues are in presentation order and every cue has
 //     0 ≤ StartMs ≤ EndMs.
 //   - Spans follow their text; a span crossing a split covers both pieces.
