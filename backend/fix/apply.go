@@ -8,7 +8,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //
 //   - [WarnOnly] edits nothing: Track is a deep copy of t.
 //   - [LayoutPreserveBreaks] sorts cues by start if needed, clamps invalid
-//     time ranges, trims whitespace, removes cues without visible text
+//     time ranges, gives a cue of no duration the time to be read from
+//     the free time around it (see [fixer.timeZeroCues]), trims whitespace, removes cues without visible text
 //     (tg.EmptyCues), brings placements into the frame
 //     (tg.ClampPlacement), trims overlaps (tg.Overlaps), adds breaks
 //     inside lines over tg.MaxCharsPerLine, lengthens cues under
@@ -87,6 +88,7 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	if tg.Overlaps {
 		f.resolveOverlaps()
 	}
+	f.timeZeroCues()
 	if level >= levelC && tg.MaxCPS > 0 {
 		f.borrowForCPS()
 	}

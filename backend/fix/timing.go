@@ -43,7 +43,7 @@ func (f *fixer) sortCues() {
 }
 
 // repairRanges clamps negative starts to 0 and ends before their start to
-// the start; the duration fixes then give such cues time.
+// the start; [fixer.timeZeroCues] then gives such cues time.
 func (f *fixer) repairRanges() {
 	for i := range f.cues {
 		c := &f.cues[i]
@@ -55,6 +55,46 @@ func (f *fixer) repairRanges() {
 		f.record(codeInvalidTime, f.srcOf(i), ActionRepairRange, "time range %s–%s repaired to %s–%s",
 			clockSigned(c.StartMs), clockSigned(c.EndMs), clock(s), clock(e))
 		c.StartMs, c.EndMs = s, e
+	}
+}
+
+// Without targets for them, a cue of no duration is timed for
+// zeroCueMinMs (the minimum duration every preset with one suggests,
+// Netflix's 5/6 s) and for its text at zeroCueCPS (the reading speed most
+// presets allow, Netflix's adult English).
+const (
+	zeroCueMinMs = 833
+	zeroCueCPS   = 20
+)
+
+// timeZeroCues gives each cue with text and no duration (end at or before
+// its start: invalid_timestamp, shown by no player) the time to be read,
+// taken from the free time around it as [fixer.lengthen] does, never
+// overlapping the next cue: MinDurationMs (else zeroCueMinMs), or more
+// when its text needs more at MaxCPS (else zeroCueCPS), no more than
+// MaxDurationMs. What the gaps cannot give stays for the duration and
+// reading-speed fixes, or is reported. The author chose no duration for
+// such a cue, so it is timed whatever the profile's duration targets.
+func (f *fixer) timeZeroCues() {
+	var prevEnd int64
+	for i := range f.cues {
+		c := &f.cues[i]
+		if c.EndMs <= c.StartMs && !f.m[i].blank {
+			want := f.tg.MinDurationMs
+			if want <= 0 {
+				want = zeroCueMinMs
+			}
+			cps := f.tg.MaxCPS
+			if cps <= 0 {
+				cps = zeroCueCPS
+			}
+			want = max(want, needMs(int(f.m[i].chars), cps))
+			if f.tg.MaxDurationMs > 0 {
+				want = min(want, f.tg.MaxDurationMs)
+			}
+			f.lengthen(i, want, prevEnd, codeInvalidTime, "to give the cue, which had no duration, time to be read")
+		}
+		prevEnd = max(prevEnd, c.EndMs)
 	}
 }
 
