@@ -26,6 +26,9 @@ import "github.com/captionqa/captionqa/backend/caption"
 //     around each cue over tg.MaxCPS, enough for every piece of a later
 //     split to meet tg.MaxCPS as well.
 //
+// A limit tg.Suggested marks gives way where meeting it would cost an
+// enforced one (see [Targets.Suggested]).
+//
 // Line breaks follow the rule the line_unbalanced check applies: no line
 // ends on an article, preposition, conjunction or auxiliary, nor between
 // a common adjective and its noun, while a layout without such a break
@@ -155,6 +158,19 @@ type fixer struct {
 	scratch  []word
 	ends     []int
 	times    []int64
+}
+
+// soft reports whether l is a suggested limit ([Targets.Suggested]),
+// which gives way where it would cost an enforced one.
+func (f *fixer) soft(l Limit) bool { return f.tg.Suggested&l != 0 }
+
+// firmCPS reports whether MaxCPS is an enforced target.
+func (f *fixer) firmCPS() bool { return f.tg.MaxCPS > 0 && !f.soft(LimitMaxCPS) }
+
+// overCPS reports whether n characters shown for d ms read faster than an
+// enforced MaxCPS.
+func (f *fixer) overCPS(n int, d int64) bool {
+	return f.firmCPS() && n > 0 && float64(n)*1000 > f.tg.MaxCPS*float64(d)
 }
 
 // srcOf returns the input index of cues[i].
