@@ -262,19 +262,20 @@ func targets(p *preset.Preset, aided bool) fix.Targets {
 		if s.Level != rules.Enforced && !aided {
 			continue
 		}
+		var limit fix.Limit
 		switch code {
 		case "line_too_long":
-			tg.MaxCharsPerLine = int(s.Limit)
+			tg.MaxCharsPerLine, limit = int(s.Limit), fix.LimitMaxCharsPerLine
 		case "too_many_lines":
-			tg.MaxLines = int(s.Limit)
+			tg.MaxLines, limit = int(s.Limit), fix.LimitMaxLines
 		case "reading_speed_high":
-			tg.MaxCPS = s.Limit
+			tg.MaxCPS, limit = s.Limit, fix.LimitMaxCPS
 		case "duration_too_short":
-			tg.MinDurationMs = int64(s.Limit)
+			tg.MinDurationMs, limit = int64(s.Limit), fix.LimitMinDuration
 		case "duration_too_long":
-			tg.MaxDurationMs = int64(s.Limit)
+			tg.MaxDurationMs, limit = int64(s.Limit), fix.LimitMaxDuration
 		case "gap_too_small":
-			tg.MinGapMs = int64(s.Limit)
+			tg.MinGapMs, limit = int64(s.Limit), fix.LimitMinGap
 		case "overlapping_cues":
 			tg.Overlaps = true
 		case "empty_cue":
@@ -283,6 +284,12 @@ func targets(p *preset.Preset, aided bool) fix.Targets {
 			tg.ClampPlacement = true
 		case "line_unbalanced":
 			tg.BalanceLines = true
+		}
+		if s.Level != rules.Enforced {
+			// The fixes give a suggestion way where it costs an
+			// enforced rule, so the aided output meets every enforced
+			// rule the delivery does.
+			tg.Suggested |= limit
 		}
 	}
 	return tg

@@ -8,7 +8,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //
 //   - [WarnOnly] edits nothing: Track is a deep copy of t.
 //   - [LayoutPreserveBreaks] sorts cues by start if needed, clamps invalid
-//     time ranges, trims whitespace, removes cues without visible text
+//     time ranges, gives a cue of no duration the time to be read from
+//     the free time around it (see [fixer.timeZeroCues]), trims whitespace, removes cues without visible text
 //     (tg.EmptyCues), brings placements into the frame
 //     (tg.ClampPlacement), trims overlaps (tg.Overlaps), adds breaks
 //     inside lines over tg.MaxCharsPerLine, lengthens cues under
@@ -25,6 +26,9 @@ import "github.com/captionqa/captionqa/backend/caption"
 //     around each cue over tg.MaxCPS, enough for every piece of a later
 //     split to meet tg.MaxCPS as well.
 //
+// A limit tg.Suggested marks gives way where meeting it would cost an
+// enforced one (see [Targets.Suggested]).
+//
 // Line breaks follow the rule the line_unbalanced check applies: no line
 // ends on an article, preposition, conjunction or auxiliary, nor between
 // a common adjective and its noun, while a layout without such a break
@@ -34,8 +38,10 @@ import "github.com/captionqa/captionqa/backend/caption"
 // label ("[door slams]", "(laughs)") or a "♪ lyric ♪" span while another
 // place exists.
 //
-// A speaker changes at a dialogue dash that starts a line and at a
-// speaker label: text the engine wrote in as "NAME:" and marked with a
+// A speaker changes at a dialogue dash that starts a line of a dialogue
+// cue, one whose first line opens with a dash too ([rules.DashDialogue]:
+// a dash opening a lone later line is punctuation, kept as text), and at
+// a speaker label: text the engine wrote in as "NAME:" and marked with a
 // [caption.Span] whose Label is set (see speaker.go for why the fixes
 // read labels from that span and not from the text). A label is a split
 // point and a preferred line break as a dash is; it may stay inside a
@@ -51,8 +57,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //   - Text is never lost or reordered: all cue texts joined by a space,
 //     with whitespace runs collapsed, read the same before and after, the
 //     only exception being the leading dialogue dash dropped when a
-//     two-speaker cue is split into one cue per speaker (a speaker label
-//     is never dropped). Removed cues held whitespace only.
+//     dialogue cue is split into one cue per speaker, which the split's
+//     change reports (a speaker label is never dropped). Removed cues held whitespace only.
 //   - Outside [WarnOnly], cues are in presentation order and every cue has
 //     0 ≤ StartMs ≤ EndMs.
 //   - Spans follow their text; a span crossing a split covers both pieces.
@@ -85,6 +91,7 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	if tg.Overlaps {
 		f.resolveOverlaps()
 	}
+	f.timeZeroCues()
 	if level >= levelC && tg.MaxCPS > 0 {
 		f.borrowForCPS()
 	}
@@ -151,6 +158,19 @@ type fixer struct {
 	scratch  []word
 	ends     []int
 	times    []int64
+}
+
+// soft reports whether l is a suggested limit ([Targets.Suggested]),
+// which gives way where it would cost an enforced one.
+func (f *fixer) soft(l Limit) bool { return f.tg.Suggested&l != 0 }
+
+// firmCPS reports whether MaxCPS is an enforced target.
+func (f *fixer) firmCPS() bool { return f.tg.MaxCPS > 0 && !f.soft(LimitMaxCPS) }
+
+// overCPS reports whether n characters shown for d ms read faster than an
+// enforced MaxCPS.
+func (f *fixer) overCPS(n int, d int64) bool {
+	return f.firmCPS() && n > 0 && float64(n)*1000 > f.tg.MaxCPS*float64(d)
 }
 
 // srcOf returns the input index of cues[i].

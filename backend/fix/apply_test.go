@@ -157,7 +157,7 @@ func TestApply(t *testing.T) {
 				cue("", 0, 5619, "Are you coming?", italic(0, 3)),
 				cue("", 5703, 10000, "No, I'm not.", italic(0, 2)),
 			},
-			changes: []Change{{codeTooLong, 0, ActionSplit, "split into 2 cues: 00:00:00.000–00:00:05.619, 00:00:05.703–00:00:10.000"}},
+			changes: []Change{{codeTooLong, 0, ActionSplit, "split into 2 cues: 00:00:00.000–00:00:05.619, 00:00:05.703–00:00:10.000; dropped the 2 dialogue dashes opening the speakers' lines: each speaker has a cue of their own"}},
 		},
 		{
 			name: "pieces below the minimum duration are not made", profile: AutoSplitSentences,
@@ -204,10 +204,11 @@ func TestApply(t *testing.T) {
 		{
 			name: "out-of-order and invalid ranges are repaired", profile: LayoutPreserveBreaks, tg: Targets{},
 			in:   []caption.Cue{cue("1", 5000, 4000, "B."), cue("2", -100, 1000, "A.")},
-			want: []caption.Cue{cue("2", 0, 1000, "A."), cue("1", 5000, 5000, "B.")},
+			want: []caption.Cue{cue("2", 0, 1000, "A."), cue("1", 5000, 5833, "B.")},
 			changes: []Change{
 				{codeOutOfOrder, 0, ActionReorder, "moved from position 1 to 2 to keep cues in start order"},
 				{codeInvalidTime, 0, ActionRepairRange, "time range 00:00:05.000–00:00:04.000 repaired to 00:00:05.000–00:00:05.000"},
+				{codeInvalidTime, 0, ActionExtendEnd, "end moved from 00:00:05.000 to 00:00:05.833 to give the cue, which had no duration, time to be read"},
 				{codeOutOfOrder, 1, ActionReorder, "moved from position 2 to 1 to keep cues in start order"},
 				{codeInvalidTime, 1, ActionRepairRange, "time range -00:00:00.100–00:00:01.000 repaired to 00:00:00.000–00:00:01.000"},
 			},

@@ -80,11 +80,35 @@ type Targets struct {
 	// [AutoSplitSentences] and [AutoSplitCPS] re-break them; the other
 	// profiles keep author line breaks and report them.
 	BalanceLines bool
+	// Suggested marks the limits above that are suggestions, not rules
+	// the delivery must meet (the engine's aided output aims at both).
+	// Where meeting a suggested limit would cost an enforced one, the
+	// enforced one wins: a suggested minimum gap or duration gives way to
+	// the time an enforced reading speed needs, a suggested minimum
+	// duration to the split an enforced line limit needs, a suggested
+	// maximum duration to the time an enforced reading speed needs. So
+	// the aided output never breaks an enforced rule the delivery meets
+	// for a suggestion's sake.
+	Suggested Limit
 	// SkipUnfixed leaves [Result.Unfixed] nil, for a caller that checks
 	// the fixed track with the rules itself (the engine) and would
 	// otherwise pay for the same measurements twice.
 	SkipUnfixed bool
 }
+
+// Limit is a set of the numeric targets of [Targets], for
+// [Targets.Suggested].
+type Limit uint8
+
+// The limits a [Limit] set holds.
+const (
+	LimitMaxCharsPerLine Limit = 1 << iota
+	LimitMaxLines
+	LimitMaxCPS
+	LimitMinDuration
+	LimitMaxDuration
+	LimitMinGap
+)
 
 // FileLevel is the [Change.CueIndex] of a change to the file as a whole.
 const FileLevel = -1

@@ -23,6 +23,14 @@ func gapClass(left, right string) int {
 	if core == "" {
 		return gapWord
 	}
+	// A dash standing alone opens what follows it ("timetable — but never
+	// mind"): the clause boundary is before it, not after.
+	if rules.DialogueDash(core) == len(core) {
+		return gapWord
+	}
+	if right != "" && rules.DialogueDash(right) == len(right) {
+		return gapClause
+	}
 	last, _ := utf8.DecodeLastRuneInString(core)
 	switch last {
 	case '.', '?', '!', '…':

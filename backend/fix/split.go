@@ -139,8 +139,12 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 		return nil
 	}
 	out := make([]caption.Cue, len(f.pieces))
+	dropped := 0
 	for k, p := range f.pieces {
-		pw := f.dropDash(c.Text, ws, p)
+		pw, d := f.dropDash(c.Text, ws, p)
+		if d {
+			dropped++
+		}
 		f.rewrap(c.Text, pw, p.lo+len(ws[p.lo:p.hi])-len(pw))
 		nc := cloneCue(c)
 		nc.Text = render(c.Text, pw)
@@ -151,8 +155,20 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 		}
 		out[k] = nc
 	}
-	if f.level >= levelC && tg.MaxCPS > 0 {
-		f.retime(i, out)
+	if f.level >= levelC && tg.MaxCPS > 0 && !f.retime(i, out, tg) && f.firmCPS() && f.tg.Suggested != 0 {
+		// Suggested durations and gaps give way to an enforced
+		// reading speed.
+		hard := *tg
+		if f.soft(LimitMinDuration) {
+			hard.MinDurationMs = 0
+		}
+		if f.soft(LimitMaxDuration) {
+			hard.MaxDurationMs = 0
+		}
+		if f.soft(LimitMinGap) {
+			hard.MinGapMs = 0
+		}
+		f.retime(i, out, &hard)
 	}
 	var times strings.Builder
 	for k := range out {
@@ -161,26 +177,30 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 		}
 		fmt.Fprintf(&times, "%s–%s", clock(out[k].StartMs), clock(out[k].EndMs))
 	}
+	if dropped > 0 {
+		// The only text a fix removes: say so where it happens.
+		fmt.Fprintf(&times, "; %s: each speaker has a cue of their own", nDashes(dropped))
+	}
 	f.record(code, f.srcOf(i), ActionSplit, "split into %d cues: %s", len(out), times.String())
 	return out
 }
 
 // retime re-shares the time of cue i among its pieces out when one of
-// them reads faster than MaxCPS: each piece gets what its own text needs
-// (and MinDurationMs), MinGapMs between pieces, and the rest in proportion
-// to characters, no piece over MaxDurationMs. When the cue's time is too
-// short for that, the end moves into the gap after the cue (keeping
-// MinGapMs before the next one); when even that is not enough, the
-// pieces keep their proportional times and the excess is reported.
-func (f *fixer) retime(i int, out []caption.Cue) {
-	tg := &f.tg
+// them reads faster than MaxCPS of tg: each piece gets what its own text
+// needs (and MinDurationMs), MinGapMs between pieces, and the rest in
+// proportion to characters, no piece over MaxDurationMs. When the cue's
+// time is too short for that, the end moves into the gap after the cue
+// (keeping MinGapMs before the next one); when even that is not enough,
+// the pieces keep their proportional times and the excess is reported.
+// It reports false in that case, true when every piece meets MaxCPS.
+func (f *fixer) retime(i int, out []caption.Cue, tg *Targets) bool {
 	over := false
 	for k := range out {
 		n := chars(out[k].Text)
 		over = over || float64(n)*1000 > tg.MaxCPS*float64(out[k].EndMs-out[k].StartMs)
 	}
 	if !over {
-		return
+		return true
 	}
 	p := len(out)
 	gap := tg.MinGapMs
@@ -195,7 +215,7 @@ func (f *fixer) retime(i int, out []caption.Cue) {
 		n := chars(out[k].Text)
 		times[k] = max(needMs(n, tg.MaxCPS), tg.MinDurationMs)
 		if tg.MaxDurationMs > 0 && times[k] > tg.MaxDurationMs {
-			return // this piece cannot meet both limits: leave the split as made
+			return false // this piece cannot meet both limits: leave the split as made
 		}
 		need += times[k]
 		total += int64(n)
@@ -206,7 +226,7 @@ func (f *fixer) retime(i int, out []caption.Cue) {
 			limit = f.cues[i+1].StartMs - gap
 		}
 		if start+need > limit {
-			return
+			return false
 		}
 		f.record(codeReadingSpeed, f.srcOf(i), ActionExtendEnd, "end moved from %s to %s so that every piece of the split meets the reading speed", clock(end), clock(start+need))
 		end = start + need
@@ -227,6 +247,7 @@ func (f *fixer) retime(i int, out []caption.Cue) {
 		out[k].StartMs, out[k].EndMs = at, at+d
 		at += d + gap
 	}
+	return true
 }
 
 // rebalance re-breaks the two lines of cue i, which the line_unbalanced
@@ -264,16 +285,23 @@ func (f *fixer) rebalance(i int) {
 // markTurns finds dialogue turns: the first word, each word that starts
 // a line with a dialogue dash, and each speaker label (see
 // [markSpeakers]). The cue is a dialogue when it has more than one turn.
+//
+// A dash that opens a line is a dialogue dash only when the cue's first
+// line opens with one too ([rules.DashDialogue]): in "I was going to
+// tell you\n— but never mind" the dash is punctuation, an interruption
+// of the one speaker, and neither a split point of its own nor a dash the
+// split may drop.
 func (f *fixer) markTurns(s string, ws []word) {
 	if cap(f.turn) < len(ws) {
 		f.turn = make([]bool, len(ws))
 	}
 	f.turn = f.turn[:len(ws)]
 	f.dialogue = false
+	dashes := rules.DashDialogue(s)
 	for k, w := range ws {
 		// A label right after another (a slip of the source) starts no
 		// turn: the first label would be left with no words.
-		f.turn[k] = k == 0 || w.speaker && !w.held || (w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
+		f.turn[k] = k == 0 || w.speaker && !w.held || (dashes && w.brk && rules.DialogueDash(s[w.b0:w.b1]) > 0)
 		f.dialogue = f.dialogue || (k > 0 && f.turn[k])
 	}
 }
@@ -354,25 +382,36 @@ func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
 			return
 		}
 	}
-	best, left := f.bestCut(s, ws, lo, hi, start, end, minClass, false)
+	gap, minDur := f.tg.MinGapMs, f.tg.MinDurationMs
+	if gap > 0 && f.soft(LimitMinGap) && f.overCPS(f.cum[hi]-f.cum[lo]-1, end-start-gap) {
+		gap = 0 // a suggested gap takes no time an enforced reading speed needs
+	}
+	best, left := f.bestCut(s, ws, lo, hi, start, end, minClass, false, minDur, gap)
 	if best < 0 {
-		best, left = f.bestCut(s, ws, lo, hi, start, end, minClass, true)
+		best, left = f.bestCut(s, ws, lo, hi, start, end, minClass, true, minDur, gap)
+	}
+	if best < 0 && minDur > 0 && f.soft(LimitMinDuration) && f.mustSplit(s, ws, lo, hi, start, end) {
+		// A suggested minimum duration gives way to the split an
+		// enforced line or duration limit needs.
+		best, left = f.bestCut(s, ws, lo, hi, start, end, minClass, false, 0, gap)
+		if best < 0 {
+			best, left = f.bestCut(s, ws, lo, hi, start, end, minClass, true, 0, gap)
+		}
 	}
 	if best < 0 {
 		f.pieces = append(f.pieces, piece{lo, hi, start, end})
 		return
 	}
-	gap := f.tg.MinGapMs
 	f.split(s, ws, lo, best, start, start+left)
 	f.split(s, ws, best, hi, start+left+gap, end)
 }
 
 // bestCut finds the best gap to cut words [lo, hi) at, of class minClass
-// or stronger, and the time of the left piece; -1 when no cut leaves both
-// pieces at least MinDurationMs. Gaps inside labels count only with
-// inLabels.
-func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minClass int, inLabels bool) (int, int64) {
-	avail := end - start - f.tg.MinGapMs
+// or stronger, and the time of the left piece, gap ms kept between the
+// pieces; -1 when no cut leaves both pieces at least minDur. Gaps inside
+// labels count only with inLabels.
+func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minClass int, inLabels bool, minDur, gap int64) (int, int64) {
+	avail := end - start - gap
 	total := int64(f.cum[hi] - f.cum[lo] - 2) // without the space at the cut
 	best, bestScore, bestLeft := -1, math.Inf(-1), int64(0)
 	for i := lo + 1; i < hi && avail >= 2; i++ {
@@ -385,7 +424,7 @@ func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minCl
 			left = (avail*cl + total/2) / total
 		}
 		right := avail - left
-		if left < 1 || right < 1 || left < f.tg.MinDurationMs || right < f.tg.MinDurationMs {
+		if left < 1 || right < 1 || left < minDur || right < minDur {
 			continue
 		}
 		class := gapClass(s[ws[i-1].b0:ws[i-1].b1], s[ws[i].b0:ws[i].b1])
@@ -407,6 +446,16 @@ func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minCl
 		}
 	}
 	return best, bestLeft
+}
+
+// mustSplit reports whether words [lo, hi) over [start, end] break an
+// enforced duration or line limit, which a suggestion must not keep them
+// from being split for.
+func (f *fixer) mustSplit(s string, ws []word, lo, hi int, start, end int64) bool {
+	if f.tg.MaxDurationMs > 0 && !f.soft(LimitMaxDuration) && end-start > f.tg.MaxDurationMs {
+		return true
+	}
+	return f.tg.MaxLines > 0 && !f.soft(LimitMaxLines) && f.linesNeeded(s, ws, lo, hi) > f.tg.MaxLines
 }
 
 // tooBig reports whether words [lo, hi) over [start, end] break the
@@ -505,30 +554,33 @@ func (f *fixer) sentenceLayout(s string, pw []word) bool {
 
 // dropDash returns the words of p, without the leading dialogue dash when
 // p is exactly one speaker's turn of a dialogue cue: once each speaker has
-// a cue of their own the dash means nothing. A speaker label is kept: it
-// still says who speaks.
-func (f *fixer) dropDash(s string, ws []word, p piece) []word {
+// a cue of their own the dash means nothing. It reports whether it dropped
+// one. A speaker label is kept: it still says who speaks.
+func (f *fixer) dropDash(s string, ws []word, p piece) ([]word, bool) {
 	pw := ws[p.lo:p.hi]
 	if !f.dialogue || !f.turn[p.lo] || pw[0].speaker {
-		return pw
+		return pw, false
 	}
 	for k := p.lo + 1; k < p.hi; k++ {
 		if f.turn[k] {
-			return pw
+			return pw, false
 		}
 	}
 	w := &pw[0]
 	d := rules.DialogueDash(s[w.b0:w.b1])
 	switch {
 	case d == 0:
+		return pw, false
 	case d < w.b1-w.b0:
 		w.b0 += d
 		w.r0++
 		w.chars = chars(s[w.b0:w.b1])
 	case len(pw) > 1:
 		pw = pw[1:]
+	default:
+		return pw, false
 	}
-	return pw
+	return pw, true
 }
 
 // rewrap breaks pw (words of s; ws index lo onwards) into balanced lines
@@ -582,6 +634,14 @@ func (f *fixer) rewrap(s string, pw []word, lo int) {
 		}
 		a = b
 	}
+}
+
+// nDashes says how many dialogue dashes a split dropped.
+func nDashes(n int) string {
+	if n == 1 {
+		return "dropped the dialogue dash opening a speaker's line"
+	}
+	return fmt.Sprintf("dropped the %d dialogue dashes opening the speakers' lines", n)
 }
 
 // splittable reports whether c has more than one word, so a split could

@@ -43,7 +43,7 @@ func (f *fixer) sortCues() {
 }
 
 // repairRanges clamps negative starts to 0 and ends before their start to
-// the start; the duration fixes then give such cues time.
+// the start; [fixer.timeZeroCues] then gives such cues time.
 func (f *fixer) repairRanges() {
 	for i := range f.cues {
 		c := &f.cues[i]
@@ -55,6 +55,46 @@ func (f *fixer) repairRanges() {
 		f.record(codeInvalidTime, f.srcOf(i), ActionRepairRange, "time range %s–%s repaired to %s–%s",
 			clockSigned(c.StartMs), clockSigned(c.EndMs), clock(s), clock(e))
 		c.StartMs, c.EndMs = s, e
+	}
+}
+
+// Without targets for them, a cue of no duration is timed for
+// zeroCueMinMs (the minimum duration every preset with one suggests,
+// Netflix's 5/6 s) and for its text at zeroCueCPS (the reading speed most
+// presets allow, Netflix's adult English).
+const (
+	zeroCueMinMs = 833
+	zeroCueCPS   = 20
+)
+
+// timeZeroCues gives each cue with text and no duration (end at or before
+// its start: invalid_timestamp, shown by no player) the time to be read,
+// taken from the free time around it as [fixer.lengthen] does, never
+// overlapping the next cue: MinDurationMs (else zeroCueMinMs), or more
+// when its text needs more at MaxCPS (else zeroCueCPS), no more than
+// MaxDurationMs. What the gaps cannot give stays for the duration and
+// reading-speed fixes, or is reported. The author chose no duration for
+// such a cue, so it is timed whatever the profile's duration targets.
+func (f *fixer) timeZeroCues() {
+	var prevEnd int64
+	for i := range f.cues {
+		c := &f.cues[i]
+		if c.EndMs <= c.StartMs && !f.m[i].blank {
+			want := f.tg.MinDurationMs
+			if want <= 0 {
+				want = zeroCueMinMs
+			}
+			cps := f.tg.MaxCPS
+			if cps <= 0 {
+				cps = zeroCueCPS
+			}
+			want = max(want, needMs(int(f.m[i].chars), cps))
+			if f.tg.MaxDurationMs > 0 {
+				want = min(want, f.tg.MaxDurationMs)
+			}
+			f.lengthen(i, want, prevEnd, codeInvalidTime, "to give the cue, which had no duration, time to be read", true)
+		}
+		prevEnd = max(prevEnd, c.EndMs)
 	}
 }
 
@@ -79,7 +119,10 @@ func (f *fixer) resolveOverlaps() {
 			continue
 		}
 		end := next - gap
-		if end-c.StartMs < minVisibleMs {
+		if end-c.StartMs < minVisibleMs || f.soft(LimitMinGap) && f.overCPS(int(f.m[i].chars), end-c.StartMs-gap) {
+			// A suggested gap takes no time from a cue an enforced
+			// reading speed may need it for: one without a gap's worth
+			// to spare, which a split's rounding could take.
 			end = next
 		}
 		if end-c.StartMs < minVisibleMs {
@@ -95,18 +138,29 @@ func (f *fixer) resolveOverlaps() {
 // into the following gap (keeping MinGapMs before the next cue), then by
 // moving its start up to maxLeadMs earlier into the preceding gap (keeping
 // MinGapMs after every earlier cue, never before 0). prevEnd is the latest
-// end of the cues before i. It reports whether the cue reached want.
-func (f *fixer) lengthen(i int, want, prevEnd int64, code, why string) bool {
+// end of the cues before i. With firm (want is what an enforced rule
+// needs) a suggested MinGapMs gives way when keeping it would leave the
+// cue short: the cue may then reach the next cue, and does when it would
+// end less than MinGapMs before it. It reports whether the cue reached
+// want.
+func (f *fixer) lengthen(i int, want, prevEnd int64, code, why string, firm bool) bool {
 	c := &f.cues[i]
 	if c.EndMs-c.StartMs >= want {
 		return true
 	}
 	gap := f.tg.MinGapMs
+	if firm && gap > 0 && f.soft(LimitMinGap) && f.room(i, prevEnd, gap) < want {
+		gap = 0
+	}
 	limit := int64(math.MaxInt64)
 	if i+1 < len(f.cues) {
 		limit = f.cues[i+1].StartMs - gap
 	}
-	if end := min(c.StartMs+want, limit); end > c.EndMs {
+	end := min(c.StartMs+want, limit)
+	if gap == 0 && i+1 < len(f.cues) && limit-end < f.tg.MinGapMs {
+		end = limit // chained: no gap left under the suggested minimum
+	}
+	if end > c.EndMs {
 		f.record(code, f.srcOf(i), ActionExtendEnd, "end moved from %s to %s %s", clock(c.EndMs), clock(end), why)
 		c.EndMs = end
 	}
@@ -123,6 +177,20 @@ func (f *fixer) lengthen(i int, want, prevEnd int64, code, why string) bool {
 	return c.EndMs-c.StartMs >= want
 }
 
+// room is the longest cue i can become by [fixer.lengthen] keeping gap.
+func (f *fixer) room(i int, prevEnd, gap int64) int64 {
+	c := &f.cues[i]
+	end := int64(math.MaxInt64 / 2)
+	if i+1 < len(f.cues) {
+		end = max(c.EndMs, f.cues[i+1].StartMs-gap)
+	}
+	start := max(c.StartMs-maxLeadMs, 0)
+	if i > 0 {
+		start = max(start, prevEnd+gap)
+	}
+	return end - min(start, c.StartMs)
+}
+
 // extendShort lengthens cues shorter than MinDurationMs.
 func (f *fixer) extendShort() {
 	want := f.tg.MinDurationMs
@@ -133,7 +201,7 @@ func (f *fixer) extendShort() {
 	for i := range f.cues {
 		c := &f.cues[i]
 		if c.EndMs-c.StartMs < want && !f.m[i].blank {
-			f.lengthen(i, want, prevEnd, codeTooShort, "to reach the minimum duration")
+			f.lengthen(i, want, prevEnd, codeTooShort, "to reach the minimum duration", !f.soft(LimitMinDuration))
 		}
 		prevEnd = max(prevEnd, c.EndMs)
 	}
@@ -155,7 +223,9 @@ func (f *fixer) closeGaps() {
 			continue
 		}
 		end := next - gap
-		if end-c.StartMs < floor {
+		if end-c.StartMs < floor || f.soft(LimitMinGap) && f.overCPS(int(f.m[i].chars), end-c.StartMs-gap) {
+			// A suggested gap takes no time from a cue an enforced
+			// reading speed needs it for.
 			continue
 		}
 		f.record(codeGap, f.srcOf(i), ActionTrimEnd, "end moved from %s to %s to leave %d ms before the next cue",
@@ -187,14 +257,22 @@ func (f *fixer) borrowForCPS() {
 				pieces = int64(f.predictPieces(i))
 			}
 			if maxDur > 0 && want > maxDur {
-				if f.splittable(c) {
+				switch {
+				case f.splittable(c):
 					pieces = max(pieces, (want+maxDur-1)/maxDur)
-				} else {
+				case !f.soft(LimitMaxDuration) || f.soft(LimitMaxCPS):
+					// A suggested maximum duration gives way to an
+					// enforced reading speed.
 					want = maxDur
 				}
 			}
-			want += (pieces - 1) * (gap + 1)
-			f.lengthen(i, want, prevEnd, codeReadingSpeed, "to bring the reading speed down")
+			firm := !f.soft(LimitMaxCPS)
+			pieceGap := gap
+			if firm && f.soft(LimitMinGap) && f.room(i, prevEnd, gap) < want+(pieces-1)*(gap+1) {
+				pieceGap = 0
+			}
+			want += (pieces - 1) * (pieceGap + 1)
+			f.lengthen(i, want, prevEnd, codeReadingSpeed, "to bring the reading speed down", firm)
 		}
 		prevEnd = max(prevEnd, c.EndMs)
 	}

@@ -117,6 +117,15 @@ func TestClauseKinds(t *testing.T) {
 		{"preservation hyphen of a word is text", "en-301-549", "7.1.3", func(in *Input) {
 			splitDialogue(in, "Marta, are you there?\n-I'm right-here.", "Marta, are you there?", "I'm right here.")
 		}, StatusFail, "text_lost"},
+		{"preservation interruption dash on a lone later line is text", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "I was going to tell you\n— but never mind.", "I was going to tell you", "but never mind.")
+		}, StatusFail, "text_lost"},
+		{"preservation hyphen dash on a lone later line is text", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "I was going to tell you\n- but never mind.", "I was going to tell you", "but never mind.")
+		}, StatusFail, "text_lost"},
+		{"preservation interruption dash kept", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "I was going to tell you\n— but never mind.", "I was going to tell you", "— but never mind.")
+		}, StatusPass, "cue_count_changed"},
 		{"preservation minus sign starting a line is text", "en-301-549", "7.1.3", func(in *Input) {
 			splitDialogue(in, "Marta, how cold is it?\n-5 degrees.", "Marta, how cold is it?", "5 degrees.")
 		}, StatusFail, "text_lost"},

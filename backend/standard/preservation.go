@@ -19,7 +19,9 @@ import (
 // text label ("MARTA:") where [caption.Cue.VoiceLabels] puts it, on the
 // cue or on a span, counts as kept. A dialogue dash opening a line is
 // presentational too: a delivery that splits the dialogue into a cue per
-// speaker, as the fixes do, may leave it out.
+// speaker, as the fixes do, may leave it out. Only a dialogue cue's dashes
+// are ([rules.DashDialogue]); a dash opening a lone later line is
+// punctuation and must be delivered.
 func gradePreservation(cl *ClauseSpec, p *input) outcome {
 	src := p.Source
 	if src == nil {
@@ -94,9 +96,10 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 // words returns the words of every cue of t in order and the cue each
 // word belongs to, and marks as optional the words a delivery may carry or
 // leave out. A dialogue dash ([rules.DialogueDash]) is a word of its own,
-// "-Hi" read as "- Hi" on both sides, and optional where it opens a line:
-// it only marks a speaker change inside one cue, and the fixes drop it
-// once each speaker has a cue of their own. A dash inside a line, a minus
+// "-Hi" read as "- Hi" on both sides, and optional where it opens a line
+// of a dialogue cue ([rules.DashDialogue]): it only marks a speaker change
+// inside one cue, and the fixes drop it once each speaker has a cue of
+// their own. A dash opening a later line of any other cue is punctuation. A dash inside a line, a minus
 // sign or a hyphen within a word stays text. With voices, each speaker
 // label a plain-text delivery gets ([caption.Cue.VoiceLabels]: the cue's
 // voice, and a span's voice where another speaker starts) comes where it
@@ -106,12 +109,13 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bo
 	push := func(w string, i int, opt bool) {
 		ws, cue, optional = append(ws, w), append(cue, i), append(optional, opt)
 	}
-	// add pushes the words of text[lo:hi], of cue i.
-	add := func(text string, lo, hi, i int) {
+	// add pushes the words of text[lo:hi], of cue i; dialogue says
+	// whether the cue is a dialogue written with dashes.
+	add := func(text string, lo, hi, i int, dialogue bool) {
 		// After a label, lo may fall inside a line: the dash opens it only
 		// when nothing but white space comes before it there.
 		nl := strings.LastIndexByte(text[:lo], '\n') + 1
-		lineStart := strings.TrimSpace(text[nl:lo]) == ""
+		lineStart := dialogue && strings.TrimSpace(text[nl:lo]) == ""
 		for line := range strings.SplitSeq(text[lo:hi], "\n") {
 			for w := range strings.FieldsSeq(line) {
 				if d := rules.DialogueDash(w); d > 0 {
@@ -123,26 +127,27 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bo
 				}
 				lineStart = false
 			}
-			lineStart = true
+			lineStart = dialogue
 		}
 	}
 	var labels []caption.VoiceLabel
 	for i := range t.Cues {
 		c := &t.Cues[i]
 		from := 0
+		dialogue := rules.DashDialogue(c.Text)
 		if voices {
 			// A label goes before a word (or the first one), so the text
 			// around it splits into the same words as the whole.
 			labels = c.VoiceLabels(labels[:0])
 			for _, l := range labels {
-				add(c.Text, from, l.At, i)
+				add(c.Text, from, l.At, i, dialogue)
 				for w := range strings.FieldsSeq(l.Voice + ":") {
 					push(w, i, true)
 				}
 				from = l.At
 			}
 		}
-		add(c.Text, from, len(c.Text), i)
+		add(c.Text, from, len(c.Text), i, dialogue)
 	}
 	return ws, cue, optional
 }
