@@ -87,8 +87,10 @@ type Targets struct {
 	// the time an enforced reading speed needs, a suggested minimum
 	// duration to the split an enforced line limit needs, a suggested
 	// maximum duration to the time an enforced reading speed needs. So
-	// the aided output never breaks an enforced rule the delivery meets
-	// for a suggestion's sake.
+	// the aided output keeps the enforced rules the delivery meets, except
+	// in rare splits a suggested limit causes, where rounding can leave a
+	// piece a few milliseconds or characters over (TestAidedKeepsEnforced
+	// lists the runs it knows).
 	Suggested Limit
 	// SkipUnfixed leaves [Result.Unfixed] nil, for a caller that checks
 	// the fixed track with the rules itself (the engine) and would
