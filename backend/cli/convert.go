@@ -74,29 +74,20 @@ func runConvert(_ context.Context, args []string, env Env) int {
 // a file without a word. The process command reports the same losses as
 // changes of the delivery.
 func leftOut(f string, t *caption.Track) []caption.Diagnostic {
+	lost := map[int]string{}
+	format.EachUnwritten(f, t, func(i int, features []string) { lost[i] = strings.Join(features, ", ") })
 	var out []caption.Diagnostic
-	var lost []string
-	var regions map[string]*caption.Region
-	if len(t.Regions) > 0 {
-		regions = t.RegionsByID()
-	}
 	for i := range t.Cues {
-		c := &t.Cues[i]
-		var r *caption.Region
-		if c.Placement != nil {
-			r = regions[c.Placement.Region]
-		}
-		d := caption.Diagnostic{Code: caption.CodeUnsupportedFeature, Severity: caption.SeverityWarning, Line: c.SourceLine}
-		if !format.Delivers(f, c) {
+		d := caption.Diagnostic{Code: caption.CodeUnsupportedFeature, Severity: caption.SeverityWarning, Line: t.Cues[i].SourceLine}
+		switch {
+		case !format.Delivers(f, &t.Cues[i]):
 			d.Message = fmt.Sprintf("cue %d was left out: %s shows no cue without visible text or duration", i+1, format.Title(f))
-			out = append(out, d)
+		case lost[i] != "":
+			d.Message = fmt.Sprintf("cue %d: left out, as %s cannot carry it: %s", i+1, format.Title(f), lost[i])
+		default:
 			continue
 		}
-		if lost = format.UnwrittenCue(f, c, r, lost[:0]); len(lost) > 0 {
-			slices.Sort(lost)
-			d.Message = fmt.Sprintf("cue %d: left out, as %s cannot carry it: %s", i+1, format.Title(f), strings.Join(slices.Compact(lost), ", "))
-			out = append(out, d)
-		}
+		out = append(out, d)
 	}
 	return out
 }

@@ -139,27 +139,12 @@ func normalise(t *caption.Track, p *preset.Preset, owned bool, notes []string, s
 // the uploaded file's.
 func unwritten(t *caption.Track, f string) []fix.Change {
 	var changes []fix.Change
-	var lost []string
-	var regions map[string]*caption.Region
-	if len(t.Regions) > 0 {
-		regions = t.RegionsByID()
-	}
-	for i := range t.Cues {
-		c := &t.Cues[i]
-		var r *caption.Region
-		if c.Placement != nil {
-			r = regions[c.Placement.Region]
-		}
-		lost = format.UnwrittenCue(f, c, r, lost[:0])
-		if len(lost) == 0 {
-			continue
-		}
-		slices.Sort(lost)
+	format.EachUnwritten(f, t, func(i int, lost []string) {
 		changes = append(changes, fix.Change{
 			Code: rules.CodeStripStyling, CueIndex: i, Action: "strip",
-			Message: "left out, as " + format.Title(f) + " cannot carry it: " + strings.Join(slices.Compact(lost), ", "),
+			Message: "left out, as " + format.Title(f) + " cannot carry it: " + strings.Join(lost, ", "),
 		})
-	}
+	})
 	return changes
 }
 

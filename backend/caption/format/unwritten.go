@@ -4,6 +4,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
+	"slices"
 )
 
 // Span features, as [Unwritten] names them in reports.
@@ -122,6 +123,29 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, lost []string) []
 		has(l.RegionOffFrame, FeatureRegionOffFrame)
 	}
 	return lost
+}
+
+// EachUnwritten calls fn for each cue of t that the writer of format f
+// does not carry whole, with the features it leaves out of the cue
+// ([UnwrittenCue], given the cue's region), sorted and each named once.
+// lost is only valid during the call.
+func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
+	var regions map[string]*caption.Region
+	if len(t.Regions) > 0 {
+		regions = t.RegionsByID()
+	}
+	var lost []string
+	for i := range t.Cues {
+		c := &t.Cues[i]
+		var r *caption.Region
+		if c.Placement != nil {
+			r = regions[c.Placement.Region]
+		}
+		if lost = UnwrittenCue(f, c, r, lost[:0]); len(lost) > 0 {
+			slices.Sort(lost)
+			fn(i, slices.Compact(lost))
+		}
+	}
 }
 
 // Delivers reports whether a file of format f, written from a track that
