@@ -42,3 +42,21 @@ const (
 
 // IsZero reports whether p says nothing beyond the defaults.
 func (p *Placement) IsZero() bool { return p == nil || *p == Placement{} }
+
+// ResolvedPositionAlign is the cue box's position alignment with
+// WebVTT's "auto" resolved from the text alignment, for left-to-right
+// text: left and start give line-left, right and end give line-right,
+// anything else center.
+func (p *Placement) ResolvedPositionAlign() string {
+	switch p.PositionAlign {
+	case "line-left", "line-right", "center":
+		return p.PositionAlign
+	}
+	switch p.Align {
+	case "left", "start":
+		return "line-left"
+	case "right", "end":
+		return "line-right"
+	}
+	return "center"
+}

@@ -43,7 +43,7 @@ func clampPlacement(pl *caption.Placement) string {
 	if pl.Position != nil && pl.Size != nil {
 		pos, size := *pl.Position, *pl.Size
 		var most float64
-		switch rules.PositionAlign(pl) {
+		switch pl.ResolvedPositionAlign() {
 		case "line-left":
 			most = 100 - pos
 		case "line-right":

@@ -92,7 +92,7 @@ func placementProblem(pl *caption.Placement) string {
 	}
 	pos, size := *pl.Position, *pl.Size
 	var left, right float64
-	switch align := PositionAlign(pl); align {
+	switch align := pl.ResolvedPositionAlign(); align {
 	case "line-left":
 		left, right = pos, pos+size
 	case "line-right":
@@ -102,26 +102,9 @@ func placementProblem(pl *caption.Placement) string {
 	}
 	if left < -BoundsTolerance || right > 100+BoundsTolerance {
 		return fmt.Sprintf("the cue box (position %s%%, size %s%%, %s) spans %s%% to %s%%, past the frame edge",
-			num(pos), num(size), PositionAlign(pl), num(left), num(right))
+			num(pos), num(size), pl.ResolvedPositionAlign(), num(left), num(right))
 	}
 	return ""
-}
-
-// PositionAlign resolves WebVTT's "auto" position alignment from the
-// text alignment: left and start give line-left, right and end give
-// line-right, anything else center.
-func PositionAlign(pl *caption.Placement) string {
-	switch pl.PositionAlign {
-	case "line-left", "line-right", "center":
-		return pl.PositionAlign
-	}
-	switch pl.Align {
-	case "left", "start":
-		return "line-left"
-	case "right", "end":
-		return "line-right"
-	}
-	return "center"
 }
 
 // regionChecker judges the regions cues name, each region once. Its maps

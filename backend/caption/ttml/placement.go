@@ -51,7 +51,7 @@ func placed(p *caption.Placement) (box, bool) {
 		return box{}, false
 	}
 	b := box{y: 10, h: 80, displayAlign: areaAlign(p.Area)}
-	align := positionAlign(p)
+	align := p.ResolvedPositionAlign()
 	pos := 50.0
 	switch align {
 	case "line-left":
@@ -145,7 +145,7 @@ func Unplaced(p *caption.Placement, r *caption.Region) Loss {
 	l.OffFrame = p.LineUnit == caption.LineUnitPercent && outp(p.Line) || outp(p.Position) || outp(p.Size)
 	if p.Position != nil && p.Size != nil && !l.OffFrame {
 		pos, size := *p.Position, *p.Size
-		switch positionAlign(p) {
+		switch p.ResolvedPositionAlign() {
 		case "line-left":
 			l.OffFrame = out(pos + size)
 		case "line-right":
@@ -163,22 +163,6 @@ func frameClamp(v float64) float64 {
 		return 0
 	}
 	return min(max(v, 0), 100)
-}
-
-// positionAlign resolves WebVTT's auto position-align from the text
-// alignment, for left-to-right text.
-func positionAlign(p *caption.Placement) string {
-	switch p.PositionAlign {
-	case "line-left", "line-right", "center":
-		return p.PositionAlign
-	}
-	switch p.Align {
-	case "left", "start":
-		return "line-left"
-	case "right", "end":
-		return "line-right"
-	}
-	return "center"
 }
 
 // areaAlign is the displayAlign of an area's region.
