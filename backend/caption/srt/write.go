@@ -325,6 +325,9 @@ func timingLike(line string) bool {
 // a line of it that would read as a timing line has the ">" of each "-->"
 // written as "›" (U+203A), so it reads back with "--›".
 func RewritesArrow(text string) bool {
+	if !strings.Contains(text, "-->") {
+		return false // nearly every cue: one vectorised search
+	}
 	for line := range strings.SplitSeq(text, "\n") {
 		if timingLike(trimRightSpace(line)) {
 			return true
