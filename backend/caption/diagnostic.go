@@ -68,7 +68,9 @@ const (
 	// does not keep (an ASS drawing, a TTML image).
 	CodeUnsupportedFeature = "unsupported_feature"
 	// CodeContentNotDisplayed: the format's own rules hide this text (a
-	// TTML paragraph outside every region), so it was left out.
+	// TTML paragraph outside every region, or timed outside its parent),
+	// so it was left out (an error); as a warning, they hide part of its
+	// time (a TTML element that ends after its parent), so it was cut short.
 	CodeContentNotDisplayed = "content_not_displayed"
 )
 

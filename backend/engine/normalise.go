@@ -174,3 +174,20 @@ func undelivered(t *caption.Track, f string) []fix.Change {
 	}
 	return changes
 }
+
+// rewritten reports each cue of t whose text a file of format f delivers
+// changed ([format.RewritesText]): an SRT line that would read as a timing
+// line gets "--›" for its "-->", since the reader would otherwise start a
+// cue there. The viewer reads the same, but the text is not the file's,
+// so the report says so. Like every change normalise returns, each names
+// a cue of t.
+func rewritten(t *caption.Track, f string) []fix.Change {
+	var changes []fix.Change
+	for i := range t.Cues {
+		if format.RewritesText(f, &t.Cues[i]) {
+			changes = append(changes, fix.Change{Code: rules.CodeInvalidMarkup, CueIndex: i, Action: actionRewriteArrow,
+				Message: `a line of the cue would read as a timing line in ` + format.Title(f) + `, so its "-->" is written "--›"`})
+		}
+	}
+	return changes
+}

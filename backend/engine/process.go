@@ -187,7 +187,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	}
 	out, stripped := normalise(t, p, owned, in.labelNotes, sources)
 	unread := undelivered(out, p.Output)
-	stripped = append(stripped, unread...)
+	stripped = append(append(stripped, unread...), rewritten(out, p.Output)...)
 	// Every change names the cue of the uploaded file, as the fix
 	// profile's do; normalisation worked on the output's cues.
 	for i := range stripped {

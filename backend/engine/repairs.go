@@ -16,6 +16,9 @@ const (
 	actionReencode     = "reencode"
 	// actionSetLanguage declares the language the request gave.
 	actionSetLanguage = "set_language"
+	// actionRewriteArrow writes an arrow that would end a cue in a form
+	// that does not ([rewritten]).
+	actionRewriteArrow = "rewrite_arrow"
 )
 
 // readerRepairs reports what writing the output repairs of the problems

@@ -8,18 +8,25 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 )
 
-// InvalidMarkup reports cue text that would be read as markup or syntax
-// once written out, and markup a reader left in the text:
+// InvalidMarkup reports markup a reader left in cue text, which a viewer
+// would see as it is:
 //
-//   - "-->", which a WebVTT or SRT reader takes for a timing line;
 //   - a tag of the caption formats or of HTML that survived as text,
 //     opening or closing: i, b, u, s, c, v, lang, ruby, rt, font, span, br
 //     and p, with classes or attributes ("</i>", "<c.yellow>",
 //     "<font color=...>"), up to a ">" on the same line;
 //   - an ASS override block opener "{\" (for example "{\an8}").
 //
-// Text such as "a < b" or "<3" is not markup and passes. One finding per
-// cue, for the first problem in the order above. The reader's own invalid_markup
+// Text such as "a < b" or "<3" is not markup and passes, and so does
+// "-->". IR text is what the viewer reads, and an arrow in it is text: it
+// is each writer's job to keep it from reading as a timing line, and each
+// does (WebVTT writes "--&gt;"; SRT writes "-->" as it is, but "--›" on a
+// line that would read as a timing line, which the delivery reports as a
+// change; TTML and the IR have no timing syntax in text). Reporting it
+// here would hold back every delivery of such text, however it was
+// written. A source file in which an arrow did break a cue is malformed,
+// and its reader reports that. One finding per cue, for the first problem
+// in the order above. The reader's own invalid_markup
 // diagnostics (tags it could not parse) become findings through
 // [ReaderCode].
 type InvalidMarkup struct{}
@@ -30,7 +37,7 @@ func (InvalidMarkup) Code() string { return CodeInvalidMarkup }
 // Unit returns "": the rule has no threshold.
 func (InvalidMarkup) Unit() string { return "" }
 
-// Check reports each cue whose text holds "-->" or leftover markup.
+// Check reports each cue whose text holds leftover markup.
 func (InvalidMarkup) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 	var out []caption.Diagnostic
 	for i := range t.Cues {
@@ -43,9 +50,6 @@ func (InvalidMarkup) Check(t *caption.Track, _ Params) []caption.Diagnostic {
 
 // markupProblem describes the first markup problem of text, "" if none.
 func markupProblem(text string) string {
-	if strings.Contains(text, "-->") {
-		return `text contains "-->", which WebVTT and SRT readers take for a timing line`
-	}
 	// strings.IndexByte is vectorised; most cues hold neither byte and
 	// are done after two scans.
 	for i := strings.IndexByte(text, '<'); i >= 0; {

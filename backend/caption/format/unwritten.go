@@ -2,6 +2,7 @@ package format
 
 import (
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/srt"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
 	"slices"
@@ -159,6 +160,15 @@ func Delivers(f string, c *caption.Cue) bool {
 		return ttml.Shows(c)
 	}
 	return c.EndMs >= c.StartMs
+}
+
+// RewritesText reports whether the writer of format f writes the text of
+// cue c so that it reads back different: SRT writes "-->" as "--›" on a
+// line that would read as a timing line ([srt.RewritesArrow]). The other
+// writers escape what they must with their format's own syntax, which
+// reads back as the same text.
+func RewritesText(f string, c *caption.Cue) bool {
+	return f == SRT && srt.RewritesArrow(c.Text)
 }
 
 // HasRuby reports whether c holds ruby readings its text leaves out.

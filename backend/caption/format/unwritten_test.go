@@ -148,6 +148,42 @@ func TestDeliversMatchesWriters(t *testing.T) {
 // feature is gone exactly when UnwrittenCue names it. TTML carries a
 // placement as a region, so there the feature is looked for in the box
 // of the cue's region (percent of the frame).
+// TestRewritesTextMatchesWriters writes arrows in every format and reads
+// them back: the text comes back different exactly when RewritesText
+// says so.
+func TestRewritesTextMatchesWriters(t *testing.T) {
+	t.Parallel()
+	texts := []string{
+		"Text with --> arrow inside",
+		"--> at the start\nand a second line",
+		"00:00:05,000 --> 00:00:06,000",
+		"12\n00:00:05.000 --> 00:00:06.000 align:start",
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, text := range texts {
+			t.Run(f+"/"+text, func(t *testing.T) {
+				t.Parallel()
+				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{{StartMs: 1000, EndMs: 3000, Text: text}}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil {
+					t.Fatalf("read back: %v", err)
+				}
+				if len(out.Cues) != 1 {
+					t.Fatalf("read back %d cues, want 1\n%s", len(out.Cues), buf.String())
+				}
+				changed := out.Cues[0].Text != text
+				if r := RewritesText(f, &in.Cues[0]); changed != r {
+					t.Errorf("read back as %q: changed %v; RewritesText says %v", out.Cues[0].Text, changed, r)
+				}
+			})
+		}
+	}
+}
+
 func TestUnwrittenPlacementMatchesWriters(t *testing.T) {
 	t.Parallel()
 	num := func(v float64) *float64 { return &v }

@@ -55,8 +55,15 @@
 // a leading {\anN} (start/end alignment is taken as left/right). Lines that
 // are empty or only spaces are dropped, because a blank line would end the
 // cue; trailing spaces are removed. Text that the reader would take as
-// markup ("<i>", "&amp;", "{\an8}") or as a timing line ("-->") is escaped
-// with entities so that the text reads back unchanged.
+// markup ("<i>", "&amp;", "{\an8}") is escaped with entities so that the
+// text reads back unchanged. "-->" in text is written as it is: readers
+// look for a timing line only as a block's first or second line, which
+// text never is. The exception is a line that would itself read as a
+// timing line ("00:00:01,000 --> 00:00:02,000" as text): the reader would
+// start a new cue there, so the ">" of its arrows is written "›" (U+203A),
+// which reads back as "--›" ([RewritesArrow] tells the caller). An entity
+// ("--&gt;") would read back unchanged here, but SRT players show
+// entities as they are.
 package srt
 
 // Format is the format name of SubRip captions.

@@ -78,9 +78,10 @@ func numpadOf(p *caption.Placement) int {
 }
 
 // plainSafe reports whether text can be written as it is: no line is blank
-// or ends in a space, and nothing in it would read back as markup, an
-// entity or a timing line. It is one pass over the bytes, as nearly every
-// cue takes this path.
+// or ends in a space, nothing in it would read back as markup or an entity,
+// and it holds no "-->" (which [styler.appendText] keeps unless its line
+// reads as a timing line, a check too rare to be worth making here). It is
+// one pass over the bytes, as nearly every cue takes this path.
 func plainSafe(text string) bool {
 	if text == "" {
 		return true
@@ -175,9 +176,10 @@ func (st *styler) appendText(buf []byte, text string, spans []caption.Span) []by
 			wrote = true
 			at := r
 			lastClose := strings.LastIndexByte(body, '}')
+			timing := timingLike(body)
 			for i, c := range body {
 				buf = restyleAt(buf, at)
-				buf = appendEscaped(buf, body, i, c, lastClose)
+				buf = appendEscaped(buf, body, i, c, lastClose, timing)
 				at++
 			}
 		}
@@ -263,8 +265,9 @@ var (
 
 // appendEscaped writes the code point c at byte i of line, as an entity
 // when the reader would otherwise take it as the start of markup. lastClose
-// is the index of the line's last '}', -1 if none.
-func appendEscaped(buf []byte, line string, i int, c rune, lastClose int) []byte {
+// is the index of the line's last '}', -1 if none; timing says the line
+// would read as a timing line ([timingLike]).
+func appendEscaped(buf []byte, line string, i int, c rune, lastClose int, timing bool) []byte {
 	rest := line[i:]
 	switch c {
 	case '<':
@@ -286,11 +289,49 @@ func appendEscaped(buf []byte, line string, i int, c rune, lastClose int) []byte
 			return append(buf, "&#123;"...)
 		}
 	case '>':
-		if strings.HasSuffix(line[:i], "--") {
-			return append(buf, "&gt;"...)
+		// SRT players show entities as they are, so "--&gt;" would put
+		// "&gt;" on screen: the arrow stays unless it makes the line a
+		// timing line.
+		if timing && strings.HasSuffix(line[:i], "--") {
+			return append(buf, arrowHead...)
 		}
 	case '\r':
 		return append(buf, "&#13;"...)
 	}
 	return utf8.AppendRune(buf, c)
+}
+
+// arrowHead is what [Write] writes for the ">" of a "-->" on a line that
+// would read as a timing line: "›" (U+203A) looks like the arrow's head,
+// is in every font that has the Windows-1252 repertoire, and, unlike an
+// entity, no player shows as markup. It is one code point, like ">", so
+// spans keep their offsets.
+const arrowHead = "\u203a"
+
+// timingLike reports whether a line of cue text would read as a timing
+// line. Readers take a timing line only as a block's first or second line,
+// except for a line that scans as one: this reader, like ffmpeg's, then
+// starts a new cue there, as for a file that left out a blank line. Any
+// other "-->" in text stays as it is.
+func timingLike(line string) bool {
+	if !strings.Contains(line, "-->") {
+		return false
+	}
+	_, _, _, _, ok := parseTiming(line)
+	return ok
+}
+
+// RewritesArrow reports whether [Write] writes text other than as it is:
+// a line of it that would read as a timing line has the ">" of each "-->"
+// written as "›" (U+203A), so it reads back with "--›".
+func RewritesArrow(text string) bool {
+	if !strings.Contains(text, "-->") {
+		return false // nearly every cue: one vectorised search
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		if timingLike(trimRightSpace(line)) {
+			return true
+		}
+	}
+	return false
 }

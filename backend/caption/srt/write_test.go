@@ -3,6 +3,7 @@ package srt
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -33,7 +34,15 @@ func TestWrite(t *testing.T) {
 		{"start/end alignment", caption.Cue{Text: "x", Placement: &caption.Placement{Area: caption.AreaBottom, Align: "end"}},
 			"1\n00:00:00,000 --> 00:00:00,000\n{\\an3}x\n\n"},
 		{"escapes", caption.Cue{Text: "<b> &amp; {\\an8} {b} 00:00:01,000 --> 00:00:02,000"},
-			"1\n00:00:00,000 --> 00:00:00,000\n&lt;b> &amp;amp; &#123;\\an8} &#123;b} 00:00:01,000 --&gt; 00:00:02,000\n\n"},
+			"1\n00:00:00,000 --> 00:00:00,000\n&lt;b> &amp;amp; &#123;\\an8} &#123;b} 00:00:01,000 --> 00:00:02,000\n\n"},
+		{"arrow in text stays", caption.Cue{Text: "Text with --> arrow inside\n--> and ---> here"},
+			"1\n00:00:00,000 --> 00:00:00,000\nText with --> arrow inside\n--> and ---> here\n\n"},
+		{"styled arrow stays", caption.Cue{Text: "a --> b", Spans: []caption.Span{{Start: 0, End: 7, Italic: true}}},
+			"1\n00:00:00,000 --> 00:00:00,000\n<i>a --> b</i>\n\n"},
+		{"line reading as timing", caption.Cue{Text: "12\n00:00:01,000 --> 00:00:02,000 --> x\n 1:02:03 -->4:05:06"},
+			"1\n00:00:00,000 --> 00:00:00,000\n12\n00:00:01,000 --\u203a 00:00:02,000 --\u203a x\n 1:02:03 --\u203a4:05:06\n\n"},
+		{"styled line reading as timing", caption.Cue{Text: "00:00:01,000 --> 00:00:02,000", Spans: []caption.Span{{Start: 17, End: 29, Bold: true}}},
+			"1\n00:00:00,000 --> 00:00:00,000\n00:00:01,000 --\u203a <b>00:00:02,000</b>\n\n"},
 		{"plain angle brackets stay", caption.Cue{Text: "a < b & c > d {e}"},
 			"1\n00:00:00,000 --> 00:00:00,000\na < b & c > d {e}\n\n"},
 	}
@@ -74,4 +83,48 @@ func TestWriteError(t *testing.T) {
 	if err == nil || !errors.Is(err, errFail) {
 		t.Errorf("Write error = %v, want one wrapping %v", err, errFail)
 	}
+}
+
+// TestRewritesArrow checks [RewritesArrow] against what a written cue
+// reads back as: it is true exactly when the text comes back different.
+func TestRewritesArrow(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Text with --> arrow inside", false},
+		{"--> at the start", false},
+		{"1 --> 2 apples", false},
+		{"12\n34", false},
+		{"00:00:01,000 --> 00:00:02,000", true},
+		{"an intro line\n00:00:01.5 --> 00:00:02 and text after", true},
+		{"00:00:01,000 --> 00:00:02,000   ", true},
+		{"00:00:01,000 -> 00:00:02,000", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			t.Parallel()
+			if got := RewritesArrow(tt.text); got != tt.want {
+				t.Errorf("RewritesArrow = %v, want %v", got, tt.want)
+			}
+			tr := &caption.Track{Cues: []caption.Cue{{StartMs: 0, EndMs: 1000, Text: tt.text}}}
+			again, _ := golden.MustParse(t, Parse, golden.MustWrite(t, Write, tr))
+			if len(again.Cues) != 1 {
+				t.Fatalf("reads back as %d cues", len(again.Cues))
+			}
+			if changed := again.Cues[0].Text != trimLineEnds(tt.text); changed != tt.want {
+				t.Errorf("reads back as %q: changed %v, want %v", again.Cues[0].Text, changed, tt.want)
+			}
+		})
+	}
+}
+
+// trimLineEnds removes the trailing spaces the writer drops.
+func trimLineEnds(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = trimRightSpace(l)
+	}
+	return strings.Join(lines, "\n")
 }

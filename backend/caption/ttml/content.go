@@ -19,7 +19,7 @@ type leaf struct {
 // readBody resolves the body's timing and turns each paragraph into cues.
 func (r *reader) readBody(body *node) {
 	root := r.build(body, nil, kBlock, 0)
-	r.clip(root, 0, inf)
+	r.clip(root, 0, inf, false)
 	r.paragraphs(root)
 	if r.openCues > 0 {
 		if r.hasTime {

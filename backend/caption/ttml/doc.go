@@ -17,7 +17,16 @@
 //   - an element that ends before it begins is never active, so its text
 //     is left out with an end_before_start error, as every reader reports
 //     a cue it drops (an element with no text loses nothing and gets no
-//     diagnostic).
+//     diagnostic);
+//   - time containment: nothing shows outside its parent's interval, and a
+//     child's times count from its parent's begin (in a seq container,
+//     from the end of the element before it). Text an element's parent
+//     cuts off entirely (a <p begin="3s"> in a <div end="2s">, a <span>
+//     timed outside its <p>) is left out with a content_not_displayed
+//     error on the element's line; an element whose own end or dur runs
+//     past its parent's end is read as shown until then, with a
+//     content_not_displayed warning. An element with no end of its own
+//     ends with its parent by design and gets no diagnostic.
 //
 // Placement: a cue in a declared region gets [caption.Placement.Region] and
 // an Area from where its text block sits: the top edge of the region when

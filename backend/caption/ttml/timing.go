@@ -36,6 +36,10 @@ type elem struct {
 	text     string
 	children []*elem
 	active   bool
+	// endSet says the end comes from e's own end or dur, not from its
+	// children or its parent: only then is a parent that ends sooner
+	// cutting short what the author asked for.
+	endSet bool
 	// hasText says whether e or an element under it holds more than
 	// white space.
 	hasText bool
@@ -142,6 +146,7 @@ func (r *reader) build(n *node, parent *elem, k kind, syncBase float64) *elem {
 		}
 	}
 	e.end = resolveEnd(syncBase, e.begin, en, dur, hasE, hasD, implicit)
+	e.endSet = hasE || hasD
 	if e.end < e.begin && e.hasText {
 		// An error, as every reader reports a cue it leaves out: the
 		// element is never active, so its text is lost to the output
@@ -225,12 +230,36 @@ func attrOr(n *node, name string) string {
 
 // clip limits e to its parent's interval [pb, pe), marks what is ever
 // active and records the latest finite time of the document.
-func (r *reader) clip(e *elem, pb, pe float64) {
+//
+// Time containment makes a player show nothing of e outside its parent's
+// interval, so text that would show is reported where the parent cuts it:
+// an element that loses all of its time, such as a <p begin="3s"> in a
+// <div end="2s"> (times count from the parent's begin), is left out with a
+// content_not_displayed error, as every reader reports content it drops;
+// one whose own end or dur runs past its parent's end is shown until
+// then, with a content_not_displayed warning (the cue is what a player
+// shows, so there is nothing for a writer to repair). An element whose end is implicit (its children's,
+// or indefinite text) ends with its parent by design and is not reported.
+// cut says an ancestor's cut was reported, which stands for its
+// descendants' shortened ends.
+func (r *reader) clip(e *elem, pb, pe float64, cut bool) {
+	begin, end := e.begin, e.end
 	e.begin = max(e.begin, pb)
 	e.end = min(e.end, pe)
 	e.active = e.begin < e.end
 	if !e.active {
+		if begin < end && e.hasText {
+			r.d.Error(caption.CodeContentNotDisplayed, e.n.line,
+				"<%s> is timed %s, outside its parent's time, %s (%s), so no player shows it; its text was left out",
+				e.n.local, interval(begin, end), interval(pb, pe), syncBase(e))
+		}
 		return
+	}
+	if e.endSet && e.end < end && e.hasText && !cut {
+		r.d.Warn(caption.CodeContentNotDisplayed, e.n.line,
+			"<%s> is timed %s, past its parent's end at %s (%s); players show it only until then, and so it was read",
+			e.n.local, interval(begin, end), caption.FormatClock(toMs(pe)), syncBase(e))
+		cut = true
 	}
 	r.note(e.begin)
 	r.note(e.end)
@@ -243,8 +272,25 @@ func (r *reader) clip(e *elem, pb, pe float64) {
 		}
 	}
 	for _, c := range e.children {
-		r.clip(c, e.begin, e.end)
+		r.clip(c, e.begin, e.end, cut)
 	}
+}
+
+// syncBase says, for a message, what e's times count from.
+func syncBase(e *elem) string {
+	if e.parent != nil && e.parent.seq {
+		return "in a seq container its times count from the end of the element before it"
+	}
+	return "its times count from its parent's begin"
+}
+
+// interval describes [begin, end) in seconds for a message.
+func interval(begin, end float64) string {
+	to := "indefinitely"
+	if ms := toMs(end); ms != openEnd {
+		to = "to " + caption.FormatClock(ms)
+	}
+	return "from " + caption.FormatClock(toMs(begin)) + " " + to
 }
 
 func (r *reader) note(s float64) {
