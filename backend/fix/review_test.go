@@ -75,8 +75,8 @@ func TestSplitPiecesMeetCPS(t *testing.T) {
 					t.Errorf("gap %d ms before cue %d", g, k)
 				}
 			}
-			if normText(res.Track) != normText(in) {
-				t.Errorf("text changed: %q", normText(res.Track))
+			if change := textChange(in, res.Track); change != "" {
+				t.Errorf("text changed: %s", change)
 			}
 		})
 	}
