@@ -22,6 +22,7 @@ const (
 	costAfterJoin    = 4000 // after a conjunction, preposition or auxiliary
 	costAdjNoun      = 2500 // after a common adjective, before its noun
 	costAfterArtWord = 600  // "the door / opened": maybe inside a noun phrase
+	costAfterI       = 800  // "if I / were you": a subject pronoun apart from its verb
 	costShape        = 3000 // a top line the line_unbalanced rule finds much too long
 	costAfterDash    = 100000
 	costInLabel      = 200000 // inside [a sound label] or a ♪ lyric ♪
@@ -61,6 +62,13 @@ func breakCost(s string, ws []word, i int) float64 {
 	}
 	if r.tight {
 		return cost + unspacedCost(lw, rw)
+	}
+	if lw == "I" {
+		// Below costBad, unlike the function words: the line_unbalanced
+		// rule does not report a line ending on "I", so the wrapper
+		// prefers any other break of about the same shape but takes no
+		// extra line and no split to avoid it.
+		return cost + costAfterI
 	}
 	lc, rc := wordClass(lw), wordClass(rw)
 	content := rc&(classArticle|classConjunction|classPreposition|classAuxiliary|classAbbrev) == 0 && startsLetter(rw)
