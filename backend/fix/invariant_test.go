@@ -34,8 +34,9 @@ var invariantTargets = func() Targets {
 // What comes before a word in [textLayout].
 const (
 	sepNone  = iota // nothing: a part of an unspaced run
+	sepJoin         // a line break between two unspaced characters, which reads as nothing
 	sepSpace        // spaces, no line break
-	sepLine         // whitespace with a line break in it
+	sepLine         // any other whitespace with a line break in it
 	sepHard         // the start of a cue, or a dialogue dash dropped
 )
 
@@ -54,10 +55,14 @@ func textLayout(t *caption.Track) (string, map[int]int) {
 			for j < len(s) && isSpace(s[j]) {
 				j++
 			}
-			if strings.ContainsAny(s[i:j], "\r\n") {
-				sep = max(sep, sepLine)
-			} else if j > i {
+			switch {
+			case j == i:
+			case !strings.ContainsAny(s[i:j], "\r\n"):
 				sep = max(sep, sepSpace)
+			case unspacedJoin(s[:i], s[j:]):
+				sep = max(sep, sepJoin)
+			default:
+				sep = max(sep, sepLine)
 			}
 			k := j
 			for k < len(s) && !isSpace(s[k]) {
@@ -107,7 +112,7 @@ func textChange(in, out *caption.Track) string {
 		w0 = offs[k]
 	}
 	for off, sep := range as {
-		if sep == sepLine && unspacedJoin(a[:off], a[off:]) {
+		if sep == sepJoin {
 			may[off] = true
 			continue
 		}
@@ -117,7 +122,7 @@ func textChange(in, out *caption.Track) string {
 	}
 	for _, off := range slices.Sorted(maps.Keys(bs)) {
 		switch sep, had := as[off]; {
-		case had && (sep != sepLine || !may[off]):
+		case had && sep != sepJoin:
 		case !may[off]:
 			return fmt.Sprintf("whitespace was added before %.40q", a[off:])
 		case bs[off] == sepSpace:
