@@ -34,7 +34,12 @@ import "github.com/captionqa/captionqa/backend/caption"
 // a common adjective and its noun, while a layout without such a break
 // exists (within MaxLines, or by splitting the cue); punctuation is the
 // preferred break, then before a conjunction or preposition, lines
-// bottom-heavy or equal. No line break and no split falls inside a sound
+// bottom-heavy or equal. Text written without spaces between words
+// (Chinese, Japanese) breaks, and splits, where Unicode line breaking
+// allows ([rules.UnspacedBreaks], which keeps the kinsoku rules), its
+// full stops, question and exclamation marks ending sentences and its
+// commas clauses; a line break parting two of its characters reads as no
+// space, so a re-wrap joins such lines without one. No line break and no split falls inside a sound
 // label ("[door slams]", "(laughs)") or a "♪ lyric ♪" span while another
 // place exists.
 //
@@ -56,9 +61,12 @@ import "github.com/captionqa/captionqa/backend/caption"
 //   - t is never modified, and Track shares no memory with it.
 //   - Text is never lost or reordered: all cue texts joined by a space,
 //     with whitespace runs collapsed, read the same before and after, the
-//     only exception being the leading dialogue dash dropped when a
+//     only exceptions being the leading dialogue dash dropped when a
 //     dialogue cue is split into one cue per speaker, which the split's
-//     change reports (a speaker label is never dropped). Removed cues held whitespace only.
+//     change reports (a speaker label is never dropped), and text without
+//     spaces between words, which a line break or a split may part where
+//     no space was and a re-wrap may join where a line break parted two
+//     of its characters, never adding a space. Removed cues held whitespace only.
 //   - Outside [WarnOnly], cues are in presentation order and every cue has
 //     0 ≤ StartMs ≤ EndMs.
 //   - Spans follow their text; a span crossing a split covers both pieces.

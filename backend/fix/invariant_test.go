@@ -2,6 +2,8 @@ package fix
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -29,27 +31,105 @@ var invariantTargets = func() Targets {
 	return tg
 }()
 
-// normText is the text-preservation view of a track: cue texts joined by a
-// space, whitespace runs collapsed, and one leading dialogue dash dropped
-// from every word (Apply may drop a speaker's dash when it splits a
-// dialogue; comparing both sides without dashes keeps the check exact
-// about everything else).
-func normText(t *caption.Track) string {
+// What comes before a word in [textLayout].
+const (
+	sepNone  = iota // nothing: a part of an unspaced run
+	sepJoin         // a line break between two unspaced characters, which reads as nothing
+	sepSpace        // spaces, no line break
+	sepLine         // any other whitespace with a line break in it
+	sepHard         // the start of a cue, or a dialogue dash dropped
+)
+
+// textLayout is the text-preservation view of a track: the text of its
+// cues without whitespace, and what came before each word (offsets in
+// text), one leading dialogue dash dropped from every word (Apply may drop
+// a speaker's dash when it splits a dialogue; comparing both sides
+// without dashes keeps the check exact about everything else).
+func textLayout(t *caption.Track) (string, map[int]int) {
 	var sb strings.Builder
+	seps := map[int]int{}
 	for _, c := range t.Cues {
-		for _, w := range strings.Fields(c.Text) {
+		s, sep := c.Text, sepHard
+		for i := 0; i < len(s); {
+			j := i
+			for j < len(s) && isSpace(s[j]) {
+				j++
+			}
+			switch {
+			case j == i:
+			case !strings.ContainsAny(s[i:j], "\r\n"):
+				sep = max(sep, sepSpace)
+			case unspacedJoin(s[:i], s[j:]):
+				sep = max(sep, sepJoin)
+			default:
+				sep = max(sep, sepLine)
+			}
+			k := j
+			for k < len(s) && !isSpace(s[k]) {
+				k++
+			}
+			w := s[j:k]
+			i = k
 			if d := rules.DialogueDash(w); d > 0 && d < len(w) {
-				w = w[d:]
+				w, sep = w[d:], sepHard
 			} else if d == len(w) {
+				sep = sepHard
 				continue
 			}
 			if sb.Len() > 0 {
-				sb.WriteByte(' ')
+				seps[sb.Len()] = sep
 			}
 			sb.WriteString(w)
+			sep = sepNone
 		}
 	}
-	return sb.String()
+	return sb.String(), seps
+}
+
+// textChange describes how the text of out differs from that of in, ""
+// when it does not: the same text in the same order, whitespace where in
+// has whitespace (a space, a line break or a cue's end, whichever), and
+// more only where unspaced writing may break a line, inside a word
+// ([rules.UnspacedBreaks]) or where in breaks a line between two unspaced
+// characters; there a line break or a cue's end, not a space, since a
+// line break there reads as nothing (see [rules.Unspaced]).
+func textChange(in, out *caption.Track) string {
+	a, as := textLayout(in)
+	b, bs := textLayout(out)
+	if a != b {
+		k := 0
+		for k < min(len(a), len(b)) && a[k] == b[k] {
+			k++
+		}
+		return fmt.Sprintf("the text reads %.40q, not %.40q", b[k:], a[k:])
+	}
+	may := map[int]bool{}
+	offs := append(slices.Sorted(maps.Keys(as)), len(a))
+	for k, w0 := 0, 0; k < len(offs); k++ {
+		for _, at := range rules.UnspacedBreaks(a[w0:offs[k]], nil) {
+			may[w0+at] = true
+		}
+		w0 = offs[k]
+	}
+	for off, sep := range as {
+		if sep == sepJoin {
+			may[off] = true
+			continue
+		}
+		if _, ok := bs[off]; !ok {
+			return fmt.Sprintf("the whitespace before %.40q was lost", a[off:])
+		}
+	}
+	for _, off := range slices.Sorted(maps.Keys(bs)) {
+		switch sep, had := as[off]; {
+		case had && sep != sepJoin:
+		case !may[off]:
+			return fmt.Sprintf("whitespace was added before %.40q", a[off:])
+		case bs[off] == sepSpace:
+			return fmt.Sprintf("a space was added before %.40q", a[off:])
+		}
+	}
+	return ""
 }
 
 // checkInvariants fails t when res breaks a guarantee of Apply for in.
@@ -75,16 +155,16 @@ func checkInvariants(t *testing.T, name string, in, before *caption.Track, p Pro
 	} else if len(res.Track.Cues) != len(in.Cues) {
 		t.Fatalf("%s %s: no sources, but %d cues became %d", name, p, len(in.Cues), len(res.Track.Cues))
 	}
-	want := normText(in)
+	want := in
 	if p != WarnOnly {
 		// The timing profiles put cues in presentation order first.
 		sorted := *in
 		sorted.Cues = slices.Clone(in.Cues)
 		slices.SortStableFunc(sorted.Cues, func(a, b caption.Cue) int { return cmp.Compare(a.StartMs, b.StartMs) })
-		want = normText(&sorted)
+		want = &sorted
 	}
-	if got := normText(res.Track); got != want {
-		t.Fatalf("%s %s: text changed\n got: %.300q\nwant: %.300q", name, p, got, want)
+	if change := textChange(want, res.Track); change != "" {
+		t.Fatalf("%s %s: text changed: %s", name, p, change)
 	}
 	for i := range res.Track.Cues {
 		c := &res.Track.Cues[i]
@@ -225,6 +305,18 @@ func genTrack(rng *rand.Rand, n int) *caption.Track {
 	return t
 }
 
+// addUnspaced adds to a generated track text without spaces between
+// words, which genTrack (kept as it is for the benchmark) and decorate
+// (kept as it is for the known residue of TestAidedKeepsEnforced) lack.
+func addUnspaced(rng *rand.Rand, t *caption.Track) {
+	unspaced := []string{"今日は朝から雨が降っていて外はとても寒い。それでも駅まで歩いた。", "「ちょっと待って」と彼は言った。", "我们今天去北京，好吗？明天再说吧。", "東京 Towerに行きましょう", "コーヒーと\nケーキを", "- はい。\n- いいえ！", "我们 \n 好吗"}
+	for i := range t.Cues {
+		if rng.IntN(4) == 0 {
+			t.Cues[i].Text += []string{"", " ", "\n"}[rng.IntN(3)] + unspaced[rng.IntN(len(unspaced))]
+		}
+	}
+}
+
 // decorate adds to a generated track what genTrack (kept as it is for the
 // benchmark) lacks: sound labels, lyrics and placements off the frame.
 func decorate(rng *rand.Rand, t *caption.Track) {
@@ -282,6 +374,7 @@ func TestInvariantsGenerated(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		in := genTrack(rng, 1+rng.IntN(40))
 		decorate(rng, in)
+		addUnspaced(rng, in)
 		for _, p := range Profiles() {
 			before := cloneForCompare(in)
 			res := Apply(in, p, invariantTargets)
@@ -328,6 +421,7 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte("- Mr. Smith, it's 3.5 km.\n- Really? I thought so."), uint64(2))
 	f.Add([]byte("  a  \n\n b\tc "), uint64(3))
 	f.Add([]byte(strings.Repeat("word ", 60)), uint64(4))
+	f.Add([]byte("今日は朝から雨が降っていて外はとても寒い。「ちょっと待って」と彼は言った。\n我们去北京，好吗？東京 Tower"), uint64(5))
 	f.Fuzz(func(t *testing.T, data []byte, seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		in := &caption.Track{Version: 1}
@@ -409,14 +503,21 @@ func colonLabels(rng *rand.Rand, text string) []caption.Span {
 }
 
 // wordsWithin reports whether every word of part is a word of whole,
-// the leading dialogue dash of a two-speaker split aside.
+// the leading dialogue dash of a two-speaker split aside, or, when whole
+// holds unspaced writing, which may break between words without a space,
+// a part of its text.
 func wordsWithin(part, whole string) bool {
 	have := map[string]bool{}
 	for _, w := range strings.Fields(whole) {
 		have[w] = true
 	}
+	solid := ""
+	if strings.IndexFunc(whole, rules.Unspaced) >= 0 {
+		solid = strings.Join(strings.Fields(whole), "")
+	}
 	for _, w := range strings.Fields(part) {
-		if !have[w] && !have["-"+w] && w != "-" {
+		cut := solid != "" && strings.Contains(solid, w)
+		if !have[w] && !have["-"+w] && w != "-" && !cut {
 			return false
 		}
 	}

@@ -12,7 +12,7 @@ import (
 const (
 	gapWord     = iota // between two words, nothing more
 	gapClause          // after , ; : or a dash
-	gapSentence        // after . ? ! … that ends a sentence
+	gapSentence        // after . ? ! … (or 。 ？ ！ ．) that ends a sentence
 	gapTurn            // before another speaker's dialogue dash
 )
 
@@ -33,7 +33,7 @@ func gapClass(left, right string) int {
 	}
 	last, _ := utf8.DecodeLastRuneInString(core)
 	switch last {
-	case '.', '?', '!', '…':
+	case '.', '?', '!', '…', '。', '？', '！', '．', '｡':
 		if last == '.' && isAbbreviation(core) {
 			return gapWord
 		}
@@ -44,20 +44,21 @@ func gapClass(left, right string) int {
 			return gapClause
 		}
 		return gapSentence
-	case ',', ';', ':', '–', '—':
+	case ',', ';', ':', '–', '—', '、', '，', '；', '：', '､':
 		return gapClause
 	}
 	return gapWord
 }
 
-// trimClosers strips closing quotes and brackets from the end of w. It
+// trimClosers strips closing quotes and brackets, CJK ones too
+// ("。」"), from the end of w. It
 // is strings.TrimRight unrolled: a cutset with non-ASCII runes makes that
 // slow, and this runs for every gap of every cue that is re-wrapped.
 func trimClosers(w string) string {
 	for len(w) > 0 {
 		r, n := utf8.DecodeLastRuneInString(w)
 		switch r {
-		case '"', '\'', '”', '’', ')', ']', '»', '›':
+		case '"', '\'', '”', '’', ')', ']', '»', '›', '」', '』', '）', '］', '】', '〕', '〉', '》', '｣':
 			w = w[:len(w)-n]
 			continue
 		}

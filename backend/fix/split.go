@@ -104,9 +104,10 @@ func (f *fixer) layoutCue(i int) []caption.Cue {
 	// A cue that runs into the next one is not split: a later piece would
 	// start after the next cue and the text would change order.
 	if i+1 == len(f.cues) || c.EndMs <= f.cues[i+1].StartMs {
+		// cum is [fixer.wrap]'s pre over the whole cue.
 		f.cum = f.ints(&f.cum, len(ws)+1)
-		for k, w := range ws {
-			f.cum[k+1] = f.cum[k] + w.chars + 1
+		for k := range ws {
+			f.cum[k+1] = f.cum[k] + ws[k].sep() + ws[k].chars
 		}
 		f.split(c.Text, ws, 0, len(ws), c.StartMs, c.EndMs)
 	} else {
@@ -275,8 +276,11 @@ func (f *fixer) rebalance(i int) {
 	if width > 0 && int(m.longest) > width {
 		return
 	}
-	top, _, _ := strings.Cut(text, "\n")
-	f.record(codeLineUnbalance, f.srcOf(i), ActionRewrap, "moved the line break to after %q", top[strings.LastIndexByte(top, ' ')+1:])
+	k := 1
+	for !ws[k].brk {
+		k++
+	}
+	f.record(codeLineUnbalance, f.srcOf(i), ActionRewrap, "moved the line break to after %q", c.Text[ws[k-1].b0:ws[k-1].b1])
 	c.Spans = remapSpans(c.Spans, ws)
 	c.Text = text
 	f.m[i] = m
@@ -383,7 +387,7 @@ func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
 		}
 	}
 	gap, minDur := f.tg.MinGapMs, f.tg.MinDurationMs
-	if gap > 0 && f.soft(LimitMinGap) && f.overCPS(f.cum[hi]-f.cum[lo]-1, end-start-gap) {
+	if gap > 0 && f.soft(LimitMinGap) && f.overCPS(f.cum[hi]-f.cum[lo]-ws[lo].sep(), end-start-gap) {
 		gap = 0 // a suggested gap takes no time an enforced reading speed needs
 	}
 	best, left := f.bestCut(s, ws, lo, hi, start, end, minClass, false, minDur, gap)
@@ -412,13 +416,13 @@ func (f *fixer) split(s string, ws []word, lo, hi int, start, end int64) {
 // labels count only with inLabels.
 func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minClass int, inLabels bool, minDur, gap int64) (int, int64) {
 	avail := end - start - gap
-	total := int64(f.cum[hi] - f.cum[lo] - 2) // without the space at the cut
 	best, bestScore, bestLeft := -1, math.Inf(-1), int64(0)
 	for i := lo + 1; i < hi && avail >= 2; i++ {
 		if ws[i].held || ws[i].label && !inLabels {
 			continue
 		}
-		cl := int64(f.cum[i] - f.cum[lo] - 1)
+		total := int64(f.cum[hi] - f.cum[lo] - ws[lo].sep() - ws[i].sep()) // without the space at the cut
+		cl := int64(f.cum[i] - f.cum[lo] - ws[lo].sep())
 		left := avail / 2
 		if total > 0 {
 			left = (avail*cl + total/2) / total
@@ -644,8 +648,10 @@ func nDashes(n int) string {
 	return fmt.Sprintf("dropped the %d dialogue dashes opening the speakers' lines", n)
 }
 
-// splittable reports whether c has more than one word, so a split could
-// share borrowed time among pieces.
+// splittable reports whether c has more than one word (unspaced writing
+// may have several without a space), so a split could share borrowed time
+// among pieces.
 func (f *fixer) splittable(c *caption.Cue) bool {
-	return strings.IndexFunc(strings.TrimSpace(c.Text), func(r rune) bool { return r == ' ' || r == '\n' }) >= 0
+	s := strings.TrimSpace(c.Text)
+	return strings.IndexFunc(s, func(r rune) bool { return r == ' ' || r == '\n' }) >= 0 || len(rules.UnspacedBreaks(s, nil)) > 0
 }

@@ -4,14 +4,20 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/captionqa/captionqa/backend/rules"
 )
 
-// word is one run of a cue's text between ASCII whitespace. Every text
-// edit in this package is a new arrangement of the same words: whitespace
-// hygiene, added breaks, re-wrapping and splitting only change what lies
-// between words (nothing, a space or a line break), and the one edit to a
-// word itself is dropping a leading dialogue dash. That is what makes the
-// text-preservation guarantee of [Apply] hold by construction.
+// word is one run of a cue's text between ASCII whitespace, or a part of
+// one where writing without spaces between words may break a line
+// ([rules.UnspacedBreaks]: "東京タワーは高い。" is eight words, each
+// tight but the first). Every text edit in this package is a new
+// arrangement of the same words: whitespace hygiene, added breaks,
+// re-wrapping and splitting only change what lies between words (nothing,
+// a space or a line break, and between tight words nothing or a line
+// break), and the one edit to a word itself is dropping a leading dialogue
+// dash. That is what makes the text-preservation guarantee of [Apply] hold
+// by construction.
 type word struct {
 	// b0, b1 are the word's bytes in the source text; r0, r1 its code
 	// points. Dropping a dialogue dash advances b0 and r0.
@@ -23,6 +29,11 @@ type word struct {
 	chars int
 	// brk says a line break, not a space, comes before the word.
 	brk bool
+	// tight says no space came before the word in the source (nothing, or
+	// a line break inside unspaced writing, which reads as nothing): it
+	// goes on the word before it, and only a line break may come between
+	// them.
+	tight bool
 	// label says the gap before the word lies inside a sound label or a
 	// lyric span (see [markLabels]): no place for a break or a cut.
 	label bool
@@ -31,6 +42,16 @@ type word struct {
 	// a label or right after it, where a break or a cut would part the
 	// name from the words it names (see [markSpeakers]).
 	speaker, held bool
+}
+
+// sep is the width of what comes before the word inside a line: a space,
+// or nothing for a tight word. Line lengths count it between words, never
+// at a line start.
+func (w *word) sep() int {
+	if w.tight {
+		return 0
+	}
+	return 1
 }
 
 // isSpace reports ASCII whitespace, the only whitespace hygiene touches:
@@ -74,10 +95,13 @@ func blank(s string) bool {
 }
 
 // tokenize appends the words of s to ws[:0]. A word gets brk when the
-// whitespace before it held a line break.
+// whitespace before it held a line break, tight when there was no
+// whitespace (see [word]) or a line break between two characters of
+// unspaced writing.
 func tokenize(s string, ws []word) []word {
 	ws = ws[:0]
 	r, brk := 0, false
+	var buf [16]int
 	for i := 0; i < len(s); {
 		if c := s[i]; isSpace(c) {
 			brk = brk || c == '\n' || c == '\r'
@@ -86,19 +110,45 @@ func tokenize(s string, ws []word) []word {
 			continue
 		}
 		b0, r0 := i, r
+		ascii := true
 		for i < len(s) && !isSpace(s[i]) {
 			_, n := utf8.DecodeRuneInString(s[i:])
+			ascii = ascii && n == 1
 			i += n
 			r++
 		}
-		ws = append(ws, word{b0: b0, b1: i, r0: r0, r1: r, chars: chars(s[b0:i]), brk: brk && len(ws) > 0})
+		brk = brk && len(ws) > 0
+		// Lines of unspaced writing broken between two of its characters
+		// join without a space (see [rules.Unspaced]).
+		tight := brk && unspacedJoin(s[:b0], s[b0:i])
+		if !ascii {
+			// The parts of an unspaced run are words of their own.
+			start := b0
+			for _, at := range rules.UnspacedBreaks(s[start:i], buf[:0]) {
+				b1 := start + at
+				r1 := r0 + utf8.RuneCountInString(s[b0:b1])
+				ws = append(ws, word{b0: b0, b1: b1, r0: r0, r1: r1, chars: chars(s[b0:b1]), brk: brk, tight: tight})
+				b0, r0, brk, tight = b1, r1, false, true
+			}
+		}
+		ws = append(ws, word{b0: b0, b1: i, r0: r0, r1: r, chars: chars(s[b0:i]), brk: brk, tight: tight})
 		brk = false
 	}
 	return ws
 }
 
-// render joins the words of s with a space or, where brk is set, a line
-// break, and records each word's offset in the result.
+// unspacedJoin reports whether the last character of before and the first
+// of after, which a line break parts, are both of writing without spaces.
+func unspacedJoin(before, after string) bool {
+	before = strings.TrimRightFunc(before, unicode.IsSpace)
+	l, _ := utf8.DecodeLastRuneInString(before)
+	r, _ := utf8.DecodeRuneInString(after)
+	return rules.Unspaced(l) && rules.Unspaced(r)
+}
+
+// render joins the words of s with a space (nothing before a tight word)
+// or, where brk is set, a line break, and records each word's offset in
+// the result.
 func render(s string, ws []word) string {
 	var sb strings.Builder
 	n := len(ws)
@@ -110,12 +160,14 @@ func render(s string, ws []word) string {
 	for k := range ws {
 		w := &ws[k]
 		if k > 0 {
-			if w.brk {
+			switch {
+			case w.brk:
 				sb.WriteByte('\n')
-			} else {
+				off++
+			case !w.tight:
 				sb.WriteByte(' ')
+				off++
 			}
-			off++
 		}
 		w.n0 = off
 		sb.WriteString(s[w.b0:w.b1])

@@ -22,6 +22,7 @@ const (
 	costAfterJoin    = 4000 // after a conjunction, preposition or auxiliary
 	costAdjNoun      = 2500 // after a common adjective, before its noun
 	costAfterArtWord = 600  // "the door / opened": maybe inside a noun phrase
+	costAfterI       = 800  // "if I / were you": a subject pronoun apart from its verb
 	costShape        = 3000 // a top line the line_unbalanced rule finds much too long
 	costAfterDash    = 100000
 	costInLabel      = 200000 // inside [a sound label] or a ♪ lyric ♪
@@ -58,6 +59,16 @@ func breakCost(s string, ws []word, i int) float64 {
 		return cost + bonusSentence
 	case gapClause:
 		return cost + bonusClause
+	}
+	if r.tight {
+		return cost + unspacedCost(lw, rw)
+	}
+	if lw == "I" {
+		// Below costBad, unlike the function words: the line_unbalanced
+		// rule does not report a line ending on "I", so the wrapper
+		// prefers any other break of about the same shape but takes no
+		// extra line and no split to avoid it.
+		return cost + costAfterI
 	}
 	lc, rc := wordClass(lw), wordClass(rw)
 	content := rc&(classArticle|classConjunction|classPreposition|classAuxiliary|classAbbrev) == 0 && startsLetter(rw)
@@ -104,8 +115,8 @@ func minLines(ws []word, width int) int {
 	}
 	lines, cur := 1, ws[0].chars
 	for _, w := range ws[1:] {
-		if cur+1+w.chars <= width {
-			cur += 1 + w.chars
+		if cur+w.sep()+w.chars <= width {
+			cur += w.sep() + w.chars
 			continue
 		}
 		lines++
@@ -136,10 +147,11 @@ func (f *fixer) wrap(s string, ws []word, width, k int) (bad bool) {
 	if k == 1 {
 		return false
 	}
-	// pre[i] is the length of words 0..i-1, each followed by a space.
+	// pre[i] is the length of words 0..i-1, each after its separator:
+	// words i..j-1 make a line of pre[j]-pre[i]-ws[i].sep() characters.
 	pre := f.ints(&f.pre, n+1)
-	for i, w := range ws {
-		pre[i+1] = pre[i] + w.chars + 1
+	for i := range ws {
+		pre[i+1] = pre[i] + ws[i].sep() + ws[i].chars
 	}
 	// gapCost[i] is the cost of a line starting at word i, worked out once
 	// rather than in the search's inner loop.
@@ -147,7 +159,7 @@ func (f *fixer) wrap(s string, ws []word, width, k int) (bad bool) {
 	for i := 1; i < n; i++ {
 		gapCost[i] = breakCost(s, ws, i)
 	}
-	target := float64(pre[n]-1) / float64(k)
+	target := float64(pre[n]-ws[0].sep()) / float64(k)
 	if width <= 0 {
 		// Without a width limit only the balance matters; bounding lines
 		// at twice the balanced length keeps the search linear.
@@ -168,7 +180,7 @@ func (f *fixer) wrap(s string, ws []word, width, k int) (bad bool) {
 		for j := l; j <= n-(k-l); j++ {
 			best, arg := math.Inf(1), -1
 			for i := j - 1; i >= l-1; i-- {
-				length := pre[j] - pre[i] - 1
+				length := pre[j] - pre[i] - ws[i].sep()
 				if length > width && j-i > 1 {
 					break
 				}
@@ -218,7 +230,7 @@ func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []in
 	best, arg := math.Inf(1), -1
 	argBad := false
 	for i := 1; i < n; i++ {
-		top, bottom := pre[i]-1, pre[n]-pre[i]-1
+		top, bottom := pre[i]-ws[0].sep(), pre[n]-pre[i]-ws[i].sep()
 		if top > width && i > 1 {
 			break
 		}
@@ -279,11 +291,11 @@ func fillGreedy(ws []word, width int) {
 	cur := ws[0].chars
 	for i := 1; i < len(ws); i++ {
 		w := &ws[i]
-		w.brk = width > 0 && cur+1+w.chars > width && !w.held
+		w.brk = width > 0 && cur+w.sep()+w.chars > width && !w.held
 		if w.brk {
 			cur = w.chars
 		} else {
-			cur += 1 + w.chars
+			cur += w.sep() + w.chars
 		}
 	}
 }

@@ -129,6 +129,30 @@ func TestClauseKinds(t *testing.T) {
 		{"preservation minus sign starting a line is text", "en-301-549", "7.1.3", func(in *Input) {
 			splitDialogue(in, "Marta, how cold is it?\n-5 degrees.", "Marta, how cold is it?", "5 degrees.")
 		}, StatusFail, "text_lost"},
+		{"preservation Japanese split at a sentence end", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "今日は寒い。駅まで歩いて行くことにした。", "今日は寒い。", "駅まで歩いて\n行くことにした。")
+		}, StatusPass, "cue_count_changed"},
+		{"preservation Chinese line broken", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "我们今天去北京，好吗？", "我们今天去北京，\n好吗？")
+		}, StatusPass, ""},
+		{"preservation mixed text broken at the space and inside", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "東京 Towerに行く", "東京\nTower", "に行く")
+		}, StatusPass, "cue_count_changed"},
+		{"preservation Japanese lines joined", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "今日は寒いので\n駅まで歩いて行く。", "今日は寒いので駅まで", "歩いて行く。")
+		}, StatusPass, "cue_count_changed"},
+		{"preservation Japanese character lost where lines are joined", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "今日は寒いので\n駅まで歩いて行く。", "今日は寒いの駅まで歩いて行く。")
+		}, StatusFail, "text_lost"},
+		{"preservation Japanese character lost at a break", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "今日は寒い。駅まで歩いて行く。", "今日は寒い。", "駅まで歩いて\n行。")
+		}, StatusFail, "text_lost"},
+		{"preservation space in mixed text lost", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "東京 Tower", "東京Tower")
+		}, StatusFail, "text_lost"},
+		{"preservation Latin word cut", "en-301-549", "7.1.3", func(in *Input) {
+			splitDialogue(in, "Marta, are you there?", "Marta, are you th", "ere?")
+		}, StatusFail, "text_lost"},
 		{"preservation reader dropped a cue", "en-301-549", "7.1.3", func(in *Input) {
 			in.ReaderDiagnostics = []caption.Diagnostic{{Code: caption.CodeInvalidTimestamp, Severity: caption.SeverityError, Line: 9, Message: "cue dropped: bad time"}}
 		}, StatusFail, "text_lost"},

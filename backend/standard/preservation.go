@@ -2,7 +2,10 @@ package standard
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/rules"
@@ -13,7 +16,9 @@ import (
 // had to leave out of the source (an error diagnostic) fails it. The words of the
 // source and of what was delivered (the written output read back, else the
 // delivery track) are compared with white space collapsed; any difference
-// fails. Presentational data (italics, colour, placement, speaker voices)
+// fails, but for a line break or a cue split where Chinese or Japanese
+// text, written without spaces, may break a line: that is layout, as a
+// break at a space is. Presentational data (italics, colour, placement, speaker voices)
 // should be kept where it carries meaning; losing it is a "should", so it
 // gives warnings and the clause still passes. A voice that survives as a
 // text label ("MARTA:") where [caption.Cue.VoiceLabels] puts it, on the
@@ -59,8 +64,8 @@ func gradePreservation(cl *ClauseSpec, p *input) outcome {
 // leave out (losing a voice is presentationLost's business, a warning),
 // and so does a dialogue dash opening a line of a (see [words]).
 func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
-	wa, _, optional := words(a, true)
-	wb, cue, _ := words(b, false)
+	wa, _, optional, joins := words(a, true)
+	wb, cue, _, _ := words(b, false)
 	i, j := 0, 0
 	for i < len(wa) && j < len(wb) {
 		switch {
@@ -68,6 +73,20 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 			i, j = i+1, j+1
 			continue
 		case optional[i]:
+			i++
+			continue
+		}
+		// A line break or a cue split inside writing without spaces
+		// (Chinese, Japanese) is layout: it may part a word of a where a
+		// line may break, and lines of a broken between two unspaced
+		// characters may be joined.
+		if k, ok := unspacedPrefix(wa[i], wb[j]); ok {
+			wa[i] = wa[i][k:]
+			j++
+			continue
+		}
+		if joins[i] && len(wb[j]) > len(wa[i]) && strings.HasPrefix(wb[j], wa[i]) {
+			wb[j] = wb[j][len(wa[i]):]
 			i++
 			continue
 		}
@@ -104,10 +123,12 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 // label a plain-text delivery gets ([caption.Cue.VoiceLabels]: the cue's
 // voice, and a span's voice where another speaker starts) comes where it
 // is written, and is optional too: a delivery without voices (SRT, plain
-// text) carries the voices that way, or not at all.
-func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bool) {
+// text) carries the voices that way, or not at all. joins marks a word that ends a line whose break parts two characters of
+// writing without spaces ([rules.Unspaced]): the line break reads as no
+// space, and a delivery may join the lines.
+func words(t *caption.Track, voices bool) (ws []string, cue []int, optional, joins []bool) {
 	push := func(w string, i int, opt bool) {
-		ws, cue, optional = append(ws, w), append(cue, i), append(optional, opt)
+		ws, cue, optional, joins = append(ws, w), append(cue, i), append(optional, opt), append(joins, false)
 	}
 	// add pushes the words of text[lo:hi], of cue i; dialogue says
 	// whether the cue is a dialogue written with dashes.
@@ -116,7 +137,15 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bo
 		// when nothing but white space comes before it there.
 		nl := strings.LastIndexByte(text[:lo], '\n') + 1
 		lineStart := dialogue && strings.TrimSpace(text[nl:lo]) == ""
+		last := -1 // the word ending the line before, if it had one
 		for line := range strings.SplitSeq(text[lo:hi], "\n") {
+			if last >= 0 {
+				l, _ := utf8.DecodeLastRuneInString(ws[last])
+				r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(line, unicode.IsSpace))
+				joins[last] = rules.Unspaced(l) && rules.Unspaced(r)
+			}
+			last = -1
+			before := len(ws)
 			for w := range strings.FieldsSeq(line) {
 				if d := rules.DialogueDash(w); d > 0 {
 					push(w[:d], i, lineStart)
@@ -126,6 +155,9 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bo
 					push(w, i, false)
 				}
 				lineStart = false
+			}
+			if n := len(ws); n > before {
+				last = n - 1
 			}
 			lineStart = dialogue
 		}
@@ -149,7 +181,18 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional []bo
 		}
 		add(c.Text, from, len(c.Text), i, dialogue)
 	}
-	return ws, cue, optional
+	return ws, cue, optional, joins
+}
+
+// unspacedPrefix reports whether p is a part of w up to a place where
+// writing without spaces may break a line ([rules.UnspacedBreaks]), and
+// returns its length.
+func unspacedPrefix(w, p string) (int, bool) {
+	if len(p) >= len(w) || !strings.HasPrefix(w, p) {
+		return 0, false
+	}
+	var buf [16]int
+	return len(p), slices.Contains(rules.UnspacedBreaks(w, buf[:0]), len(p))
 }
 
 func excerpt(ws []string) string {
