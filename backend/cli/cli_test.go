@@ -47,6 +47,8 @@ func TestConvert(t *testing.T) {
 		{"stdin detected", "WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n", []string{"convert", "--to", "srt", "-"}, 0, "00:00:01,000 --> 00:00:02,000", ""},
 		{"what the output cannot carry is reported", "WEBVTT\n\n00:01.000 --> 00:02.000\n<c.yellow>hi</c>\n", []string{"convert", "--to", "ttml", "-"}, 0, "<tt ",
 			`"line":3,"message":"cue 1: left out, as TTML cannot carry it: class"`},
+		{"a whole-cue speaker SRT cannot carry is reported", "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v Bob>Hello there.\n", []string{"convert", "--to", "srt", "-"}, 0, "Hello there.",
+			`"line":3,"message":"cue 1: left out, as SRT cannot carry it: speaker of the cue"`},
 		{"a cue the output does not deliver is reported", "WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n\n00:03.000 --> 00:03.000\nzero\n", []string{"convert", "--to", "ttml", "-"}, 0, "<tt ",
 			`"message":"cue 2 was left out: TTML shows no cue without visible text or duration"`},
 		{"no cues", "WEBVTT\n\nno cues here\n", []string{"convert", "-"}, 1, "", `"code":"no_cues"`},

@@ -18,6 +18,12 @@ const (
 	FeatureRuby       = "ruby reading"
 )
 
+// Cue features, as [UnwrittenCue] names them in reports.
+const (
+	FeatureCueSpeaker = "speaker of the cue"
+	FeatureCueStyle   = "style of the cue"
+)
+
 // Placement features, as [UnwrittenCue] names them in reports.
 const (
 	FeatureLine       = "line"
@@ -82,9 +88,21 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // edge ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters and
 // TestUnwrittenRegionMatchesWriters check placement and regions against
 // every writer.
-func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, lost []string) []string {
+//
+// s is the track style that c.Style names, nil when there is none. Only
+// the IR writes track styles, so every other format loses what s sets;
+// a name that sets nothing loses nothing a viewer would see. SRT has no
+// speaker syntax, so it also loses the cue's Voice; WebVTT (<v>) and TTML
+// (ttm:agent) keep it. TestUnwrittenCueFeaturesMatchesWriters checks both.
+func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style, lost []string) []string {
 	for k := range c.Spans {
 		lost = Unwritten(f, &c.Spans[k], lost)
+	}
+	if f == SRT && c.Voice != "" {
+		lost = append(lost, FeatureCueSpeaker)
+	}
+	if f != JSON && s != nil && *s != (caption.Style{ID: s.ID}) {
+		lost = append(lost, FeatureCueStyle)
 	}
 	if f != VTT && f != JSON && vtt.HasRuby(c) {
 		lost = append(lost, FeatureRuby)
@@ -128,7 +146,7 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, lost []string) []
 
 // EachUnwritten calls fn for each cue of t that the writer of format f
 // does not carry whole, with the features it leaves out of the cue
-// ([UnwrittenCue], given the cue's region), sorted and each named once.
+// ([UnwrittenCue], given the cue's region and style), sorted and each named once.
 // lost is only valid during the call.
 func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 	var regions map[string]*caption.Region
@@ -142,7 +160,13 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 		if c.Placement != nil {
 			r = regions[c.Placement.Region]
 		}
-		if lost = UnwrittenCue(f, c, r, lost[:0]); len(lost) > 0 {
+		var s *caption.Style
+		if c.Style != "" {
+			if k := slices.IndexFunc(t.Styles, func(s caption.Style) bool { return s.ID == c.Style }); k >= 0 {
+				s = &t.Styles[k]
+			}
+		}
+		if lost = UnwrittenCue(f, c, r, s, lost[:0]); len(lost) > 0 {
 			slices.Sort(lost)
 			fn(i, slices.Compact(lost))
 		}

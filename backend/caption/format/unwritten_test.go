@@ -89,7 +89,7 @@ func TestUnwrittenRubyMatchesWriters(t *testing.T) {
 			t.Fatal(err)
 		}
 		written := strings.Contains(buf.String(), "とうきょう")
-		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil, nil), FeatureRuby)
+		lost := slices.Contains(UnwrittenCue(f, &in.Cues[0], nil, nil, nil), FeatureRuby)
 		if written == lost {
 			t.Errorf("%s: the reading is written: %v; UnwrittenCue says it is lost: %v\n%s", f, written, lost, buf.String())
 		}
@@ -242,7 +242,7 @@ func TestUnwrittenPlacementMatchesWriters(t *testing.T) {
 					}
 				}
 				kept := ft.kept(back, region)
-				unwritten := UnwrittenCue(f, &in.Cues[0], nil, nil)
+				unwritten := UnwrittenCue(f, &in.Cues[0], nil, nil, nil)
 				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
 				if kept == lost {
 					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
@@ -328,7 +328,7 @@ func TestUnwrittenRegionMatchesWriters(t *testing.T) {
 					back = &caption.Placement{}
 				}
 				kept := ft.kept(&in.Regions[0], back, out.RegionsByID()[back.Region])
-				unwritten := UnwrittenCue(f, &in.Cues[0], &in.Regions[0], nil)
+				unwritten := UnwrittenCue(f, &in.Cues[0], &in.Regions[0], nil, nil)
 				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
 				if kept == lost {
 					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
@@ -361,5 +361,52 @@ func TestLabelSpanWritesNothing(t *testing.T) {
 				t.Errorf("with a label span:\n%s\nwithout:\n%s", with, without)
 			}
 		})
+	}
+}
+
+// TestUnwrittenCueFeaturesMatchesWriters writes a cue with one cue-level
+// feature (a whole-cue speaker, a style reference) in every output
+// format, reads it back, and checks that the feature is gone exactly when
+// UnwrittenCue names it.
+func TestUnwrittenCueFeaturesMatchesWriters(t *testing.T) {
+	t.Parallel()
+	styles := []caption.Style{{ID: "s1", Italic: true, Color: "#ffff00"}}
+	features := []struct {
+		name string
+		cue  caption.Cue
+		kept func(out *caption.Track) bool
+	}{
+		{FeatureCueSpeaker, caption.Cue{Voice: "Bob"}, func(out *caption.Track) bool { return out.Cues[0].Voice == "Bob" }},
+		{FeatureCueStyle, caption.Cue{Style: "s1"}, func(out *caption.Track) bool {
+			for _, s := range out.Styles {
+				if s.ID == out.Cues[0].Style {
+					return s.Italic && s.Color == "#ffff00"
+				}
+			}
+			return false
+		}},
+	}
+	for _, f := range []string{SRT, VTT, TTML, JSON} {
+		for _, ft := range features {
+			t.Run(f+"/"+ft.name, func(t *testing.T) {
+				t.Parallel()
+				c := ft.cue
+				c.ID, c.StartMs, c.EndMs, c.Text = "c1", 1000, 3000, "Hello there."
+				in := &caption.Track{Version: caption.Version, Language: "en", Styles: styles, Cues: []caption.Cue{c}}
+				var buf bytes.Buffer
+				if err := Write(f, &buf, in); err != nil {
+					t.Fatal(err)
+				}
+				out, _, err := Parse(f, &buf)
+				if err != nil || len(out.Cues) != 1 {
+					t.Fatalf("read back: %v, %+v", err, out)
+				}
+				kept := ft.kept(out)
+				unwritten := UnwrittenCue(f, &in.Cues[0], nil, &styles[0], nil)
+				if lost := slices.Contains(unwritten, ft.name); kept == lost {
+					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
+				}
+			})
+		}
 	}
 }
