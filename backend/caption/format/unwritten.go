@@ -41,6 +41,7 @@ const (
 	FeatureRegionHeight   = "region height in percent"
 	FeatureRegionAlign    = "region display alignment"
 	FeatureScroll         = "roll-up scrolling"
+	FeatureRegionMoved    = "the region's position past the frame edge, moved inside"
 	FeatureRegionOffFrame = "the part of the region past the frame edge"
 )
 
@@ -84,8 +85,8 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // height in lines only, with no display alignment. TTML writes line,
 // position and size as a region, and a cue's own region as an IMSC1
 // region, but not a line number, vertical text, a position inside a
-// region, a region's line count or roll-up, or what lies past the frame
-// edge ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters and
+// region, a region's line count or roll-up, or the place of a region past
+// the frame edge (moved inside) and what lies past it ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters and
 // TestUnwrittenRegionMatchesWriters check placement and regions against
 // every writer.
 //
@@ -139,6 +140,7 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style,
 		has(l.Position, FeaturePosition)
 		has(l.RegionLines, FeatureRegionLines)
 		has(l.Scroll, FeatureScroll)
+		has(l.RegionMoved, FeatureRegionMoved)
 		has(l.RegionOffFrame, FeatureRegionOffFrame)
 	}
 	return lost

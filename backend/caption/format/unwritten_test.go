@@ -301,6 +301,16 @@ func TestUnwrittenRegionMatchesWriters(t *testing.T) {
 				return r != nil && p.Position != nil && *p.Position == 30
 			}},
 		{"region past the frame edge", with(ttmlRegion, func(r *caption.Region) { r.ViewportX, r.ViewportY = num(70), num(85) }),
+			caption.Placement{}, []string{FeatureRegion, FeatureRegionHeight, FeatureRegionMoved},
+			func(src *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && sameBox(src, r)
+			}},
+		{"region above the frame, its size kept", with(vttRegion, func(r *caption.Region) { r.ViewportX, r.ViewportY = num(0), num(0) }),
+			caption.Placement{}, []string{FeatureRegion, FeatureRegionHeight, FeatureRegionMoved, FeatureRegionOffFrame},
+			func(src *caption.Region, _ *caption.Placement, r *caption.Region) bool {
+				return r != nil && sameBox(src, r)
+			}},
+		{"region larger than the frame", with(ttmlRegion, func(r *caption.Region) { r.Width, r.ViewportX = num(120), num(-10) }),
 			caption.Placement{}, []string{FeatureRegion, FeatureRegionHeight, FeatureRegionOffFrame},
 			func(src *caption.Region, _ *caption.Placement, r *caption.Region) bool {
 				return r != nil && sameBox(src, r)

@@ -19,8 +19,10 @@ import (
 //     box holds depends on the TTML player's font, so the line count is
 //     reported as left out ([Unplaced]), as is roll-up (scroll:up), which
 //     TTML has no syntax for;
-//   - a box past the frame edge is clamped to the frame, as an IMSC1
-//     region must lie within the root container, and reported;
+//   - an IMSC1 region must lie within the root container, so a box past
+//     the frame edge is moved inside it, keeping its size, as the nearest
+//     box a player will show; only a box larger than the frame is cut
+//     to it. Both are reported ([Unplaced]);
 //   - tts:displayAlign is the region's own; a WebVTT region (height in
 //     lines, no displayAlign) gets "after", as WebVTT stacks a region's
 //     lines from its bottom;
@@ -42,8 +44,9 @@ func inRegion(p *caption.Placement, r *caption.Region) bool {
 // regionBox is the IMSC1 region written for the track's region r.
 func regionBox(r *caption.Region) box {
 	x, y, w, h := r.Box()
-	x0, y0 := frameClamp(x), frameClamp(y)
-	b := box{x: x0, y: y0, w: max(frameClamp(x+w)-x0, 0), h: max(frameClamp(y+h)-y0, 0)}
+	var b box
+	b.x, b.w = fitFrame(x, w)
+	b.y, b.h = fitFrame(y, h)
 	switch r.DisplayAlign {
 	case "before", "center", "after":
 		b.displayAlign = r.DisplayAlign
@@ -53,6 +56,16 @@ func regionBox(r *caption.Region) box {
 		}
 	}
 	return b.rounded()
+}
+
+// fitFrame moves the span of the frame from o, size long, inside 0..100
+// percent: a span that fits keeps its size and is shifted to the nearest
+// edge it crossed; a longer one is cut to the whole frame. Clamping each
+// edge instead would shrink a box just past the edge, down to nothing
+// when it lies wholly outside.
+func fitFrame(o, size float64) (float64, float64) {
+	size = frameClamp(size)
+	return min(frameClamp(o), 100-size), size
 }
 
 // layout is what Write adds to <layout> after its three area regions: the

@@ -76,6 +76,8 @@ func TestUnplacedInRegion(t *testing.T) {
 		ViewportX: num(10), ViewportY: num(90), Scroll: "up"}
 	offFrame := &caption.Region{ID: "o", Width: num(40), Height: num(30), AnchorX: num(0), AnchorY: num(0),
 		ViewportX: num(70), ViewportY: num(80)}
+	wide := &caption.Region{ID: "w", Width: num(120), Height: num(30), AnchorX: num(0), AnchorY: num(0),
+		ViewportX: num(-10), ViewportY: num(80)}
 	tests := []struct {
 		name string
 		p    caption.Placement
@@ -85,12 +87,40 @@ func TestUnplacedInRegion(t *testing.T) {
 		{"vtt region", caption.Placement{Region: "r"}, vttRegion, Loss{RegionLines: true, Scroll: true}},
 		{"position in region", caption.Placement{Region: "r", Position: num(30)}, vttRegion, Loss{Position: true, RegionLines: true, Scroll: true}},
 		{"line makes WebVTT ignore the region", caption.Placement{Region: "r", Line: num(10), LineUnit: caption.LineUnitPercent}, vttRegion, Loss{}},
-		{"region past the frame", caption.Placement{Region: "o"}, offFrame, Loss{RegionOffFrame: true}},
+		{"region past the frame", caption.Placement{Region: "o"}, offFrame, Loss{RegionMoved: true}},
+		{"region wider than the frame", caption.Placement{Region: "w"}, wide, Loss{RegionOffFrame: true}},
 		{"undefined region", caption.Placement{Region: "nope"}, nil, Loss{}},
 	}
 	for _, tt := range tests {
 		if got := Unplaced(&tt.p, tt.r); got != tt.want {
 			t.Errorf("%s: Unplaced = %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestRegionBoxFitsFrame checks the IMSC1 box written for a region past
+// the frame edge: one that fits is moved inside with its size kept, even
+// when it lies wholly outside (a WebVTT region anchored by its bottom-left
+// corner at the top of the frame); only one larger than the frame is cut.
+func TestRegionBoxFitsFrame(t *testing.T) {
+	t.Parallel()
+	num := func(v float64) *float64 { return &v }
+	two := 2
+	tests := []struct {
+		name       string
+		r          caption.Region
+		x, y, w, h float64
+	}{
+		{"inside", caption.Region{Width: num(40), Height: num(20), ViewportX: num(5), ViewportY: num(5)}, 5, 5, 40, 20},
+		{"above the frame", caption.Region{Width: num(50), Lines: &two, AnchorX: num(0), AnchorY: num(100), ViewportX: num(0), ViewportY: num(0)}, 0, 0, 50, 12},
+		{"past the bottom right", caption.Region{Width: num(40), Height: num(30), ViewportX: num(70), ViewportY: num(80)}, 60, 70, 40, 30},
+		{"left of the frame", caption.Region{Width: num(40), Height: num(30), ViewportX: num(-15), ViewportY: num(10)}, 0, 10, 40, 30},
+		{"wider than the frame", caption.Region{Width: num(120), Height: num(30), ViewportX: num(-10), ViewportY: num(80)}, 0, 70, 100, 30},
+	}
+	for _, tt := range tests {
+		b := regionBox(&tt.r)
+		if b.x != tt.x || b.y != tt.y || b.w != tt.w || b.h != tt.h {
+			t.Errorf("%s: box at %v,%v size %v×%v; want at %v,%v size %v×%v", tt.name, b.x, b.y, b.w, b.h, tt.x, tt.y, tt.w, tt.h)
 		}
 	}
 }

@@ -111,7 +111,11 @@ type Loss struct {
 	RegionLines bool
 	// Scroll: the region rolls up (WebVTT scroll:up).
 	Scroll bool
-	// RegionOffFrame: the region runs past the frame edge.
+	// RegionMoved: the region runs past the frame edge but fits in it,
+	// so it is written moved inside, its size kept.
+	RegionMoved bool
+	// RegionOffFrame: the region is wider or higher than the frame, so
+	// it is written cut to the frame.
 	RegionOffFrame bool
 }
 
@@ -119,9 +123,10 @@ type Loss struct {
 // does not carry. r is the region of the track p.Region names, nil when
 // there is none. A cue [Write] puts in r (one with no Line, no Size but
 // 100 and no vertical text, which make WebVTT ignore a region) loses its
-// Position, r's line count and roll-up, and the part of r past the frame
-// edge, which is written clamped because an IMSC1 region must lie within
-// the root container. Any other cue loses a line number, vertical text
+// Position, r's line count and roll-up, and r's place or size where it
+// runs past the frame edge: an IMSC1 region must lie within the root
+// container, so r is written moved inside the frame, or cut to it when it
+// is larger ([fitFrame]). Any other cue loses a line number, vertical text
 // and a placement past the frame edge, written clamped likewise.
 // Overruns within the precision written, 0.005%, are carried.
 func Unplaced(p *caption.Placement, r *caption.Region) Loss {
@@ -137,7 +142,8 @@ func Unplaced(p *caption.Placement, r *caption.Region) Loss {
 		l.Position = p.Position != nil
 		l.RegionLines = r.Height == nil && r.Lines != nil
 		l.Scroll = r.Scroll != ""
-		l.RegionOffFrame = out(x) || out(y) || out(x+w) || out(y+h)
+		l.RegionOffFrame = w > 100+slack || h > 100+slack
+		l.RegionMoved = !l.RegionOffFrame && (out(x) || out(y) || out(x+w) || out(y+h))
 		return l
 	}
 	l.LineNumber = p.Line != nil && p.LineUnit != caption.LineUnitPercent

@@ -95,9 +95,10 @@ func TestRoundTripTTConv(t *testing.T) {
 	}
 }
 
-// regionGeometry is a region's box as an IMSC1 document can hold it:
-// clamped to the frame (a region must lie within the root container),
-// with its display alignment.
+// regionGeometry is a region's box as an IMSC1 document can hold it (a
+// region must lie within the root container): moved inside the frame
+// with its size kept, or cut to the frame where it is larger, with its
+// display alignment.
 type regionGeometry struct {
 	x, y, w, h   float64
 	displayAlign string
@@ -105,8 +106,13 @@ type regionGeometry struct {
 
 func geometry(r *caption.Region) regionGeometry {
 	x, y, w, h := r.Box()
-	c := func(v float64) float64 { return min(max(v, 0), 100) }
-	return regionGeometry{c(x), c(y), c(x+w) - c(x), c(y+h) - c(y), r.DisplayAlign}
+	fit := func(o, size float64) (float64, float64) {
+		size = min(max(size, 0), 100)
+		return min(max(o, 0), 100-size), size
+	}
+	x, w = fit(x, w)
+	y, h = fit(y, h)
+	return regionGeometry{x, y, w, h, r.DisplayAlign}
 }
 
 // near compares to the 0.01% the writer writes.
