@@ -1,11 +1,13 @@
 package format
 
 import (
+	"slices"
+	"unicode"
+
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/srt"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
-	"slices"
 )
 
 // Span features, as [Unwritten] names them in reports.
@@ -18,10 +20,16 @@ const (
 	FeatureRuby       = "ruby reading"
 )
 
-// Cue features, as [UnwrittenCue] names them in reports.
+// Cue features, as [UnwrittenCue] names them in reports: the cue's
+// speaker, and what the track style it names sets (colour and background
+// are [FeatureColour] and [FeatureBackground]).
 const (
 	FeatureCueSpeaker = "speaker of the cue"
-	FeatureCueStyle   = "style of the cue"
+	FeatureItalic     = "italics"
+	FeatureBold       = "bold"
+	FeatureUnderline  = "underline"
+	FeatureFont       = "font"
+	FeatureFontSize   = "font size"
 )
 
 // Placement features, as [UnwrittenCue] names them in reports.
@@ -91,8 +99,8 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // every writer.
 //
 // s is the track style that c.Style names, nil when there is none. Only
-// the IR writes track styles, so every other format loses what s sets;
-// a name that sets nothing loses nothing a viewer would see. SRT has no
+// the IR writes track styles; every other format loses what s sets but
+// the spans of c also carry (see styleLost). SRT has no
 // speaker syntax, so it also loses the cue's Voice; WebVTT (<v>) and TTML
 // (ttm:agent) keep it. TestUnwrittenCueFeaturesMatchesWriters checks both.
 func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style, lost []string) []string {
@@ -102,8 +110,8 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style,
 	if f == SRT && c.Voice != "" {
 		lost = append(lost, FeatureCueSpeaker)
 	}
-	if f != JSON && s != nil && *s != (caption.Style{ID: s.ID}) {
-		lost = append(lost, FeatureCueStyle)
+	if f != JSON && s != nil {
+		lost = styleLost(c, s, lost)
 	}
 	if f != VTT && f != JSON && vtt.HasRuby(c) {
 		lost = append(lost, FeatureRuby)
@@ -146,6 +154,42 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style,
 	return lost
 }
 
+// styleLost appends what style s of cue c sets that a writer other than
+// the IR's does not write. Writers write a cue's spans, not the style it
+// names, so a property the reader also put on spans over all the cue's
+// visible text reaches the file (the ASS and TTML readers do so); the
+// font and its size never do.
+func styleLost(c *caption.Cue, s *caption.Style, lost []string) []string {
+	has := func(set bool, name string) {
+		if set {
+			lost = append(lost, name)
+		}
+	}
+	has(s.Italic && !spansCover(c, func(sp *caption.Span) bool { return sp.Italic }), FeatureItalic)
+	has(s.Bold && !spansCover(c, func(sp *caption.Span) bool { return sp.Bold }), FeatureBold)
+	has(s.Underline && !spansCover(c, func(sp *caption.Span) bool { return sp.Underline }), FeatureUnderline)
+	has(s.Color != "" && !spansCover(c, func(sp *caption.Span) bool { return sp.Color != "" }), FeatureColour)
+	has(s.Background != "" && !spansCover(c, func(sp *caption.Span) bool { return sp.Background != "" }), FeatureBackground)
+	has(s.FontFamily != "", FeatureFont)
+	has(s.FontSize != "", FeatureFontSize)
+	return lost
+}
+
+// spansCover reports whether the spans of c for which set holds cover
+// every visible code point of its text.
+func spansCover(c *caption.Cue, set func(*caption.Span) bool) bool {
+	k := 0
+	for _, r := range c.Text {
+		if !unicode.IsSpace(r) && !slices.ContainsFunc(c.Spans, func(sp caption.Span) bool {
+			return sp.Start <= k && k < sp.End && set(&sp)
+		}) {
+			return false
+		}
+		k++
+	}
+	return true
+}
+
 // EachUnwritten calls fn for each cue of t that the writer of format f
 // does not carry whole, with the features it leaves out of the cue
 // ([UnwrittenCue], given the cue's region and style), sorted and each named once.
@@ -154,6 +198,11 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 	var regions map[string]*caption.Region
 	if len(t.Regions) > 0 {
 		regions = t.RegionsByID()
+	}
+	// The first definition of an id wins, as with regions.
+	styles := make(map[string]*caption.Style, len(t.Styles))
+	for i := len(t.Styles) - 1; i >= 0; i-- {
+		styles[t.Styles[i].ID] = &t.Styles[i]
 	}
 	var lost []string
 	for i := range t.Cues {
@@ -164,9 +213,7 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 		}
 		var s *caption.Style
 		if c.Style != "" {
-			if k := slices.IndexFunc(t.Styles, func(s caption.Style) bool { return s.ID == c.Style }); k >= 0 {
-				s = &t.Styles[k]
-			}
+			s = styles[c.Style]
 		}
 		if lost = UnwrittenCue(f, c, r, s, lost[:0]); len(lost) > 0 {
 			slices.Sort(lost)

@@ -380,21 +380,31 @@ func TestLabelSpanWritesNothing(t *testing.T) {
 // UnwrittenCue names it.
 func TestUnwrittenCueFeaturesMatchesWriters(t *testing.T) {
 	t.Parallel()
-	styles := []caption.Style{{ID: "s1", Italic: true, Color: "#ffff00"}}
+	styles := []caption.Style{{ID: "s1", Italic: true, Color: "#ffff00", FontFamily: "Arial"}}
+	styleOf := func(out *caption.Track) *caption.Style {
+		for i := range out.Styles {
+			if out.Styles[i].ID == out.Cues[0].Style {
+				return &out.Styles[i]
+			}
+		}
+		return &caption.Style{}
+	}
+	// italic reports whether the text reads back italic, from its style or
+	// from a span over all of it.
+	italic := func(out *caption.Track) bool {
+		c := &out.Cues[0]
+		return styleOf(out).Italic || len(c.Spans) > 0 && c.Spans[0].Italic && c.Spans[0].Start == 0 && c.Spans[0].End >= len(c.Text)
+	}
+	allItalic := []caption.Span{{Start: 0, End: 12, Italic: true}}
 	features := []struct {
 		name string
 		cue  caption.Cue
 		kept func(out *caption.Track) bool
 	}{
 		{FeatureCueSpeaker, caption.Cue{Voice: "Bob"}, func(out *caption.Track) bool { return out.Cues[0].Voice == "Bob" }},
-		{FeatureCueStyle, caption.Cue{Style: "s1"}, func(out *caption.Track) bool {
-			for _, s := range out.Styles {
-				if s.ID == out.Cues[0].Style {
-					return s.Italic && s.Color == "#ffff00"
-				}
-			}
-			return false
-		}},
+		{FeatureItalic, caption.Cue{Style: "s1"}, italic},
+		{FeatureItalic, caption.Cue{Style: "s1", Spans: allItalic}, italic},
+		{FeatureFont, caption.Cue{Style: "s1"}, func(out *caption.Track) bool { return styleOf(out).FontFamily == "Arial" }},
 	}
 	for _, f := range []string{SRT, VTT, TTML, JSON} {
 		for _, ft := range features {
