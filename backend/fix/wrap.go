@@ -244,7 +244,8 @@ func lineCost(length int, target float64, last bool) float64 {
 // wrapTwo is [fixer.wrap] for two lines: it tries every break, and adds
 // to the break cost the shape test of the line_unbalanced rule (a top line
 // more than twice as long as the bottom one and over 10 characters
-// longer), which a line-by-line search cannot see.
+// longer, unless the lines are two sentences: [rules.SentenceBreak]),
+// which a line-by-line search cannot see.
 func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []int, gapCost []float64) (bad bool) {
 	n := len(ws)
 	best, arg := math.Inf(1), -1
@@ -258,7 +259,8 @@ func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []in
 			continue
 		}
 		c := lineCost(top, target, false) + lineCost(bottom, target, true) + gapCost[i]
-		shape := rules.TopHeavy(top, bottom) && !ws[i].speaker && !rules.StartsTurn(s[ws[i].b0:ws[i].b1])
+		shape := rules.TopHeavy(top, bottom) && !ws[i].speaker && !rules.StartsTurn(s[ws[i].b0:ws[i].b1]) &&
+			!rules.SentenceBreak(s[ws[0].b0:ws[i-1].b1], s[ws[i].b0:ws[n-1].b1])
 		if shape {
 			c += costShape
 		}

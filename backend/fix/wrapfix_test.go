@@ -47,3 +47,44 @@ func TestLoneIBreak(t *testing.T) {
 		}
 	}
 }
+
+// A break at a sentence end with one short sentence below is good
+// practice: the fixes make it when nothing better fits, and the
+// line_unbalanced rule agrees; a top-heavy break elsewhere stays flagged.
+func TestSentenceBreakAgrees(t *testing.T) {
+	t.Parallel()
+	tg := Targets{MaxCharsPerLine: 42, MaxLines: 2, MinDurationMs: 833, MinGapMs: 84, BalanceLines: true}
+	for _, tt := range []struct {
+		in, want string
+		poor     bool // of want
+	}{
+		{"Lately I only watch Netflix dramas. So good!", "Lately I only watch Netflix dramas.\nSo good!", false},
+		{"这个话题非常重要，因为它关系到每个人的健康！\n你们怎么看？", "这个话题非常重要，因为它关系到每个人的健康！\n你们怎么看？", false},
+		{"最近はNetflixのドラマばかり見ています。\n本当に面白いです！", "最近はNetflixのドラマばかり見ています。\n本当に面白いです！", false},
+		{"The harbour lights were already on when we\nleft.", "The harbour lights\nwere already on when we left.", false},
+	} {
+		in := &caption.Track{Cues: []caption.Cue{cue("", 0, 3000, tt.in)}}
+		res := Apply(in, AutoSplitSentences, tg)
+		var got []string
+		for _, c := range res.Track.Cues {
+			got = append(got, c.Text)
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.in, got, tt.want)
+		}
+		flagged := len(rules.LineUnbalanced{}.Check(res.Track, rules.Params{})) > 0
+		if flagged != tt.poor || rules.PoorLineBreak(tt.want) != tt.poor {
+			t.Errorf("%q: rule flags %v, PoorLineBreak %v, want %v", tt.want, flagged, rules.PoorLineBreak(tt.want), tt.poor)
+		}
+	}
+	// Not two whole sentences: still top-heavy.
+	for _, text := range []string{
+		"Lately I only watch Netflix dramas at home.\nSo good",
+		"Lately I only watch Netflix dramas at home\nSo good!",
+		"It was approx. a mile away from the harbour.\nfive.",
+	} {
+		if !rules.PoorLineBreak(text) {
+			t.Errorf("%q: not flagged", text)
+		}
+	}
+}
