@@ -4,6 +4,7 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 
 	"math"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -22,14 +23,17 @@ const (
 	costAfterJoin    = 4000 // after a conjunction, preposition or auxiliary
 	costAdjNoun      = 2500 // after a common adjective, before its noun
 	costAfterArtWord = 600  // "the door / opened": maybe inside a noun phrase
-	costAfterI       = 800  // "if I / were you": a subject pronoun apart from its verb
+	costAfterI       = 2000 // "if I / were you": a subject pronoun apart from its verb
 	costShape        = 3000 // a top line the line_unbalanced rule finds much too long
 	costAfterDash    = 100000
 	costInLabel      = 200000 // inside [a sound label] or a ♪ lyric ♪
 	// costBad is where a break becomes one the style guides forbid (and
 	// the line_unbalanced rule flags): the wrapper takes another line, and
-	// the splitter another cue, rather than make it.
-	costBad = 1000
+	// the splitter another cue, rather than make it. costAfterI stays
+	// below it but above any line-length difference two lines within a
+	// width of 42 can make (about 900) plus a clean break's cost, so a
+	// line ends on "I" only when no clean break fits.
+	costBad = 2400
 	// maxBalancedLines bounds the balanced search; longer runs of text
 	// (only hostile input) are filled greedily, keeping Apply linear.
 	maxBalancedLines = 6
@@ -71,6 +75,11 @@ func breakCost(s string, ws []word, i int) float64 {
 		return cost + costAfterI
 	}
 	lc, rc := wordClass(lw), wordClass(rw)
+	if demonstrative(lw) && rc&(classConjunction|classPreposition) != 0 {
+		// "do that / if I were you": a demonstrative before a
+		// conjunction or preposition is a pronoun closing its phrase.
+		return cost + bonusBeforeJoin
+	}
 	content := rc&(classArticle|classConjunction|classPreposition|classAuxiliary|classAbbrev) == 0 && startsLetter(rw)
 	switch {
 	case lc&classArticle != 0:
@@ -86,6 +95,17 @@ func breakCost(s string, ws []word, i int) float64 {
 		cost += bonusBeforeJoin
 	}
 	return cost
+}
+
+// demonstrative reports whether w is this, that, these or those (any
+// case).
+func demonstrative(w string) bool {
+	for _, d := range [...]string{"this", "that", "these", "those"} {
+		if strings.EqualFold(w, d) {
+			return true
+		}
+	}
+	return false
 }
 
 // startsLetter reports whether w begins with a letter.
@@ -224,7 +244,8 @@ func lineCost(length int, target float64, last bool) float64 {
 // wrapTwo is [fixer.wrap] for two lines: it tries every break, and adds
 // to the break cost the shape test of the line_unbalanced rule (a top line
 // more than twice as long as the bottom one and over 10 characters
-// longer), which a line-by-line search cannot see.
+// longer, unless the lines are two sentences: [rules.SentenceBreak]),
+// which a line-by-line search cannot see.
 func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []int, gapCost []float64) (bad bool) {
 	n := len(ws)
 	best, arg := math.Inf(1), -1
@@ -238,7 +259,8 @@ func (f *fixer) wrapTwo(s string, ws []word, width int, target float64, pre []in
 			continue
 		}
 		c := lineCost(top, target, false) + lineCost(bottom, target, true) + gapCost[i]
-		shape := rules.TopHeavy(top, bottom) && !ws[i].speaker && !rules.StartsTurn(s[ws[i].b0:ws[i].b1])
+		shape := rules.TopHeavy(top, bottom) && !ws[i].speaker && !rules.StartsTurn(s[ws[i].b0:ws[i].b1]) &&
+			!rules.SentenceBreak(s[ws[0].b0:ws[i-1].b1], s[ws[i].b0:ws[n-1].b1])
 		if shape {
 			c += costShape
 		}

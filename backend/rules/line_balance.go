@@ -3,6 +3,7 @@ package rules
 import (
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -32,7 +33,11 @@ const (
 //     by punctuation ("in," "to.") is a fine break point and passes;
 //   - otherwise, the top line is much longer than the bottom: more than
 //     2 × its [Characters] and more than 10 characters longer (BBC's
-//     "pyramid": bottom-heavy or equal lines read best).
+//     "pyramid": bottom-heavy or equal lines read best), unless the lines
+//     are two sentences, one a line ([SentenceBreak]): BBC, Netflix and
+//     DCMP all put a sentence end first among break points and start a
+//     new sentence on a new line, which outranks the shape, so
+//     "Lately I only watch Netflix dramas." over "So good!" passes.
 //
 // Only the break between the two lines is judged; the cue's last word is
 // where the cue ends, a matter of splitting cues, not of breaking lines.
@@ -115,7 +120,7 @@ func PoorLineBreak(text string) bool {
 }
 
 // topHeavy is [TopHeavy] of the two lines' [Characters], which it returns
-// when heavy. A line has at most as many characters as bytes and TopHeavy
+// when heavy and the lines are not two sentences ([SentenceBreak]). A line has at most as many characters as bytes and TopHeavy
 // grows with its first argument, so when even len(top) is not much longer
 // than the bottom line the top line is not counted.
 func topHeavy(top, bottom string) (tc, bc int, heavy bool) {
@@ -124,7 +129,44 @@ func topHeavy(top, bottom string) (tc, bc int, heavy bool) {
 		return 0, 0, false
 	}
 	tc = Characters(top)
-	return tc, bc, TopHeavy(tc, bc)
+	if !TopHeavy(tc, bc) || SentenceBreak(top, bottom) {
+		return 0, 0, false
+	}
+	return tc, bc, true
+}
+
+// SentenceBreak reports whether a break between the lines top and bottom
+// falls at a sentence end with the bottom line one whole sentence: top
+// ends with a full stop, question or exclamation mark or ellipsis (CJK
+// ones too, before any closing quotes or brackets), and bottom ends with
+// one and starts with no lower-case letter ("approx. / five" goes on).
+// [LineUnbalanced] does not call such lines top-heavy, and the fixes
+// keep to the same exemption.
+func SentenceBreak(top, bottom string) bool {
+	top = strings.TrimRight(top, " \t")
+	bottom = strings.TrimSpace(bottom)
+	if !endsSentence(top) || !endsSentence(bottom) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(bottom)
+	return !unicode.IsLower(r)
+}
+
+// endsSentence reports whether s ends with sentence-final punctuation,
+// before any closing quotes or brackets.
+func endsSentence(s string) bool {
+	for s != "" {
+		r, n := utf8.DecodeLastRuneInString(s)
+		switch r {
+		case '"', '\'', '”', '’', ')', ']', '»', '」', '』', '）', '］', '】':
+			s = s[:len(s)-n]
+			continue
+		case '.', '?', '!', '…', '。', '？', '！', '．', '｡':
+			return true
+		}
+		return false
+	}
+	return false
 }
 
 // TopHeavy reports whether a first line of top characters is much longer
