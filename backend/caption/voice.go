@@ -10,10 +10,14 @@ import (
 
 // VoiceLabel is a speaker label that a delivery without voices (plain
 // text) shows in a cue: Voice followed by ": ", put before the byte At of
-// the cue's Text.
+// the cue's Text. Space says a space goes before the label too: the
+// speaker starts right after another's punctuation with no white space
+// between ("Wait!What?"), and the label needs a space to stand apart
+// from the word before it ("Wait! Bob: What?").
 type VoiceLabel struct {
 	At    int
 	Voice string
+	Space bool
 }
 
 // HasVoice reports whether the cue or one of its spans names a speaker.
@@ -50,9 +54,14 @@ func (c *Cue) HasVoice() bool {
 //     limit the profile no longer checks).
 //   - Where the text already opens with the label, in any case ("MARTA:"
 //     for Marta), none is added; the speaker still changes.
-//   - One word takes at most one label, the first: two voices starting in
-//     one word are a slip of the source, and a second name there would
-//     read as text.
+//   - A speaker who starts right after punctuation that ends a sentence or
+//     a clause, with no white space between ("<v Ann>Wait!</v><v
+//     Bob>What?</v>"), is labelled where they start, with a space before
+//     the label: the punctuation ends the other speaker's word, so it is a
+//     real change, and labelling the whole run would give Bob Ann's word.
+//   - Otherwise one word takes at most one label, the first: two voices
+//     starting in one word ("Wa" and "it", "Well-" and "known") are a slip
+//     of the source, and a second name there would read as text.
 func (c *Cue) VoiceLabels(dst []VoiceLabel) []VoiceLabel {
 	text := c.Text
 	first := strings.IndexFunc(text, func(r rune) bool { return !unicode.IsSpace(r) })
@@ -92,7 +101,8 @@ func (c *Cue) VoiceLabels(dst []VoiceLabel) []VoiceLabel {
 		if ar >= s.End || at >= len(text) {
 			continue
 		}
-		for at > 0 {
+		space := endsClause(text[:at])
+		for !space && at > 0 {
 			ch, size := utf8.DecodeLastRuneInString(text[:at])
 			if unicode.IsSpace(ch) {
 				break
@@ -104,10 +114,28 @@ func (c *Cue) VoiceLabels(dst []VoiceLabel) []VoiceLabel {
 		}
 		speaker, last = s.Voice, at
 		if !opensWithLabel(text[at:], s.Voice) {
-			dst = append(dst, VoiceLabel{At: at, Voice: s.Voice})
+			dst = append(dst, VoiceLabel{At: at, Voice: s.Voice, Space: space})
 		}
 	}
 	return dst
+}
+
+// endsClause reports whether s ends in punctuation that ends a sentence or
+// a clause, maybe followed by closing quotes or brackets ("Go.\"", "no),").
+// A hyphen, an apostrophe or an opening quote ends no word.
+func endsClause(s string) bool {
+	for s != "" {
+		r, size := utf8.DecodeLastRuneInString(s)
+		switch {
+		case strings.ContainsRune(".!?,;:…。！？，、；：", r):
+			return true
+		case r == '"' || unicode.In(r, unicode.Pe, unicode.Pf) && r != '’':
+			s = s[:len(s)-size]
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // opensWithLabel reports whether s opens with the label "voice:", in any

@@ -12,7 +12,8 @@ import (
 
 // labelSpeakers writes the speakers of t into its text for a preset that
 // strips styling, where no voice survives: each label of
-// [caption.Cue.VoiceLabels] becomes "NAME: " text, so the viewer still
+// [caption.Cue.VoiceLabels] becomes "NAME: " text (" NAME: " where the
+// speaker's word touches the one before), so the viewer still
 // learns who speaks (EN 301 549 7.1.3). It runs before the fix profile,
 // so the layout the fixes make counts the labels, and a cue the fixes
 // split opens only its first piece with its label.
@@ -74,13 +75,18 @@ func withLabels(text string, spans []caption.Span, labels []caption.VoiceLabel) 
 		for _, l := range labels {
 			runes += utf8.RuneCountInString(text[from:l.At])
 			b.WriteString(text[from:l.At])
+			lead := 0 // a space parting the label from the word before
+			if l.Space {
+				b.WriteByte(' ')
+				lead = 1
+			}
 			b.WriteString(l.Voice)
 			b.WriteString(": ")
-			n := utf8.RuneCountInString(l.Voice) + 2
+			n := lead + utf8.RuneCountInString(l.Voice) + 2
 			ins = append(ins, insert{runes, n})
-			// The label's own span, "NAME:" without the space, tells the
+			// The label's own span, "NAME:" without the spaces, tells the
 			// fix profile where the speaker changes.
-			out = append(out, caption.Span{Start: runes + added, End: runes + added + n - 1, Label: true})
+			out = append(out, caption.Span{Start: runes + added + lead, End: runes + added + n - 1, Label: true})
 			added += n
 			from = l.At
 		}

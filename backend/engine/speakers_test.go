@@ -38,6 +38,8 @@ func TestSpanVoiceLabels(t *testing.T) {
 			"ALICE: Where were you?\nBob: Out.", []string{`"Bob:"`}},
 		{"a speaker who goes on is labelled once", "<v Alice>Where</v> <i>were</i>\n<v Alice>you?</v>", "youtube",
 			"Alice: Where were\nyou?", []string{`"Alice:"`}},
+		{"voices touching after a '!' are both labelled, apart", "<v Ann>Wait!</v><v Bob>What?</v>", "youtube",
+			"Ann: Wait! Bob: What?", []string{`"Ann:"`, `"Bob:"`}},
 		{"unlabelled text before the first speaker", "So.\n<v Alice>Where</v> <v Bob>Out.</v>", "youtube",
 			"So.\nAlice: Where Bob: Out.", []string{`"Alice:"`, `"Bob:"`}},
 		{"zoom writes the labels in WebVTT", "<v Alice>Where were you?</v>\n<v Bob>Out.</v>", "zoom",
@@ -241,5 +243,43 @@ func TestLabelSpeakersLeavesSource(t *testing.T) {
 	}
 	if c := src.Cues[0]; c.Text != before.Text || c.Voice != before.Voice || !slices.Equal(c.Spans, before.Spans) {
 		t.Errorf("the source cue changed: %+v; was %+v", c, before)
+	}
+}
+
+// TestWithLabels: the labels written into a cue's text, each marked by a
+// span of "NAME:", and the spans of the text moved past them; a label
+// parting words that touch brings its own space, in no span.
+func TestWithLabels(t *testing.T) {
+	t.Parallel()
+	it := func(start, end int, voice string) caption.Span {
+		return caption.Span{Start: start, End: end, Italic: true, Voice: voice}
+	}
+	label := func(start, end int) caption.Span { return caption.Span{Start: start, End: end, Label: true} }
+	tests := []struct {
+		name      string
+		text      string
+		spans     []caption.Span
+		labels    []caption.VoiceLabel
+		wantText  string
+		wantSpans []caption.Span
+	}{
+		{"apart", "Where? Out.", []caption.Span{it(0, 6, "Ann"), it(7, 11, "Bo")},
+			[]caption.VoiceLabel{{At: 0, Voice: "Ann"}, {At: 7, Voice: "Bo"}},
+			"Ann: Where? Bo: Out.", []caption.Span{label(0, 4), label(12, 15), it(5, 11, ""), it(16, 20, "")}},
+		{"touching", "Wait!What?", []caption.Span{it(0, 5, "Ann"), it(5, 10, "Bob")},
+			[]caption.VoiceLabel{{At: 0, Voice: "Ann"}, {At: 5, Voice: "Bob", Space: true}},
+			"Ann: Wait! Bob: What?", []caption.Span{label(0, 4), label(11, 15), it(5, 10, ""), it(16, 21, "")}},
+		{"touching, past a wide character", "好。走", []caption.Span{it(0, 2, "Ann"), it(2, 3, "Bo")},
+			[]caption.VoiceLabel{{At: 0, Voice: "Ann"}, {At: 6, Voice: "Bo", Space: true}},
+			"Ann: 好。 Bo: 走", []caption.Span{label(0, 4), label(8, 11), it(5, 7, ""), it(12, 13, "")}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			text, spans := withLabels(tt.text, tt.spans, tt.labels)
+			if text != tt.wantText || !slices.Equal(spans, tt.wantSpans) {
+				t.Errorf("withLabels = %q %+v; want %q %+v", text, spans, tt.wantText, tt.wantSpans)
+			}
+		})
 	}
 }

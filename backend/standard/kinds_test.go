@@ -96,6 +96,18 @@ func TestClauseKinds(t *testing.T) {
 		{"preservation a span label where no speaker starts", "en-301-549", "7.1.3", func(in *Input) {
 			spanVoices(in, "Alice: Where were you?\nOut. Bob:")
 		}, StatusFail, "text_lost"},
+		{"preservation touching voices written as labels", "en-301-549", "7.1.3", func(in *Input) {
+			touchingVoices(in, "Ann: Wait! Bob: What?")
+		}, StatusPass, ""},
+		{"preservation touching voices left out", "en-301-549", "7.1.3", func(in *Input) {
+			touchingVoices(in, "Wait!What?")
+		}, StatusPass, "speaker_info_dropped"},
+		{"preservation text lost after a touching voice's label", "en-301-549", "7.1.3", func(in *Input) {
+			touchingVoices(in, "Ann: Wait! Bob: Wat?")
+		}, StatusFail, "text_lost"},
+		{"preservation text lost before a touching voice's label", "en-301-549", "7.1.3", func(in *Input) {
+			touchingVoices(in, "Ann: Wai Bob: What?")
+		}, StatusFail, "text_lost"},
 		{"preservation dialogue split by speaker drops the dashes", "en-301-549", "7.1.3", func(in *Input) {
 			splitDialogue(in, "- Marta, are you there?\n- I'm right here.", "Marta, are you there?", "I'm right here.")
 		}, StatusPass, "cue_count_changed"},
@@ -298,6 +310,14 @@ func TestClauseKinds(t *testing.T) {
 func spanVoices(in *Input, text string) {
 	c := &in.Source.Cues[2]
 	c.Text, c.Spans = "Where were you?\nOut.", []caption.Span{{Start: 0, End: 15, Voice: "Alice"}, {Start: 16, End: 20, Voice: "Bob"}}
+	in.Delivery.Cues[2].Text, in.Reparse.Track.Cues[2].Text = text, text
+}
+
+// touchingVoices gives cue 3 of the source two speakers whose words touch
+// without a space, "<v Ann>Wait!</v><v Bob>What?</v>", and delivers text.
+func touchingVoices(in *Input, text string) {
+	c := &in.Source.Cues[2]
+	c.Text, c.Spans = "Wait!What?", []caption.Span{{Start: 0, End: 5, Voice: "Ann"}, {Start: 5, End: 10, Voice: "Bob"}}
 	in.Delivery.Cues[2].Text, in.Reparse.Track.Cues[2].Text = text, text
 }
 

@@ -123,7 +123,9 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 // label a plain-text delivery gets ([caption.Cue.VoiceLabels]: the cue's
 // voice, and a span's voice where another speaker starts) comes where it
 // is written, and is optional too: a delivery without voices (SRT, plain
-// text) carries the voices that way, or not at all. joins marks a word that ends a line whose break parts two characters of
+// text) carries the voices that way, or not at all. A label written with a
+// space before it ([caption.VoiceLabel.Space]) parts a word of t; the
+// part before it joins the part after, as below. joins marks a word that ends a line whose break parts two characters of
 // writing without spaces ([rules.Unspaced]): the line break reads as no
 // space, and a delivery may join the lines.
 func words(t *caption.Track, voices bool) (ws []string, cue []int, optional, joins []bool) {
@@ -173,6 +175,13 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional, joi
 			labels = c.VoiceLabels(labels[:0])
 			for _, l := range labels {
 				add(c.Text, from, l.At, i, dialogue)
+				// A label with a space before it parts a run without
+				// white space ("Wait!What?" as "Wait! Bob: What?"): the
+				// space is optional with the label, so a delivery
+				// without the label may keep the run whole.
+				if n := len(ws); l.Space && n > 0 {
+					joins[n-1] = true
+				}
 				for w := range strings.FieldsSeq(l.Voice + ":") {
 					push(w, i, true)
 				}
