@@ -81,3 +81,31 @@ func TestNoBreakAfterLabelWord(t *testing.T) {
 		})
 	}
 }
+
+// A line break inside a katakana run parts a loanword: the cue is split
+// at a phrase end instead, where the limits allow.
+func TestNoBreakInsideKatakana(t *testing.T) {
+	t.Parallel()
+	all := LimitMaxCharsPerLine | LimitMaxLines | LimitMaxCPS | LimitMinDuration | LimitMaxDuration | LimitMinGap
+	tiktok := Targets{MaxCharsPerLine: 25, MaxLines: 2, MaxCPS: 17, MinDurationMs: 833, MaxDurationMs: 7000, MinGapMs: 84, BalanceLines: true, Suggested: all}
+	tests := []struct {
+		name string
+		in   string
+		want []string
+	}{
+		{"loanwords kept whole", "アメリカンフットボールのチャンピオンシップトーナメントがインターナショナルスタジアムで開催されます",
+			[]string{"アメリカンフットボールの\nチャンピオンシップトーナメントが", "インターナショナルスタジアムで開催されます"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := &caption.Track{Language: "ja", Cues: []caption.Cue{{StartMs: 1000, EndMs: 5000, Text: tt.in}}}
+			before := cloneForCompare(in)
+			res := Apply(in, AutoSplitSentences, tiktok)
+			checkInvariants(t, tt.name, in, before, AutoSplitSentences, res)
+			if got := texts(res.Track.Cues); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("cues %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
