@@ -32,7 +32,9 @@ import "github.com/captionqa/captionqa/backend/caption"
 // Line breaks follow the rule the line_unbalanced check applies: no line
 // ends on an article, preposition, conjunction or auxiliary, nor between
 // a common adjective and its noun, while a layout without such a break
-// exists (within MaxLines, or by splitting the cue); punctuation is the
+// exists (within MaxLines, or by splitting the cue; a cue already over
+// MaxLines may take one more line), nor on a speaker's first word after
+// their label ("Bob: I / agree."); punctuation is the
 // preferred break, then before a conjunction or preposition, lines
 // bottom-heavy or equal. Text written without spaces between words
 // (Chinese, Japanese) breaks, and splits, where Unicode line breaking
@@ -234,7 +236,13 @@ func (f *fixer) breakLongLines() {
 			if seg := ws[a:b]; minLines(seg, width) > 1 {
 				k := minLines(seg, width)
 				spare -= k - 1
-				used := f.wrapBest(c.Text, seg, width, k, k+max(spare, 0))
+				kmax := k + max(spare, 0)
+				if spare < 0 {
+					// Over MaxLines already: one more line keeps a
+					// bad break out of a cue that cannot meet it.
+					kmax = k + 1
+				}
+				used := f.wrapBest(c.Text, seg, width, k, kmax)
 				spare -= used - k
 			}
 			a = b

@@ -362,7 +362,9 @@ func (f *fixer) turnsNeedSplit(pw []word, lo int) bool {
 // scoring higher), shares the time in proportion to characters with
 // MinGapMs taken from between the pieces, and never makes a piece shorter
 // than MinDurationMs: such a cut is not made, which is the same as merging
-// the short piece back into its neighbour. A range of several sentences
+// the short piece back into its neighbour, except at a speaker change in a
+// range that must be cut, where the short turn takes MinDurationMs from
+// the other piece when both then meet it (and an enforced MaxCPS). A range of several sentences
 // that cannot have a line (or more) per sentence within MaxLines is cut at
 // a sentence end even when it would fit joined up (DCMP line division),
 // and one whose speakers cannot each have lines of their own is cut at a
@@ -428,14 +430,30 @@ func (f *fixer) bestCut(s string, ws []word, lo, hi int, start, end int64, minCl
 			left = (avail*cl + total/2) / total
 		}
 		right := avail - left
-		if left < 1 || right < 1 || left < minDur || right < minDur {
-			continue
-		}
 		class := gapClass(s[ws[i-1].b0:ws[i-1].b1], s[ws[i].b0:ws[i].b1])
 		if f.dialogue && f.turn[i] {
 			class = gapTurn
 		}
 		if class < minClass {
+			continue
+		}
+		if class == gapTurn && minClass == gapWord && (left < minDur || right < minDur) && avail >= 2*minDur {
+			// Where the range must be cut somewhere, a short turn
+			// ("Ann: Yes.") takes the time it needs from the other
+			// piece, within an enforced reading speed: a cut a few words
+			// into a speaker's sentence reads worse. A range cut only to
+			// give each speaker lines of their own shares them instead.
+			l, r := max(left, minDur), max(right, minDur)
+			if l > left {
+				r = avail - l
+			} else {
+				l = avail - r
+			}
+			if !f.overCPS(int(cl), l) && !f.overCPS(int(total-cl), r) {
+				left, right = l, r
+			}
+		}
+		if left < 1 || right < 1 || left < minDur || right < minDur {
 			continue
 		}
 		score := float64(classWeight * class)

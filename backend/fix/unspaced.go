@@ -14,11 +14,15 @@ import (
 // between a stem and the kana that ends it or the particle after it, or
 // between a number and its counter ("2020年") likely cuts a word. Chinese
 // text, all ideographs, gets the same cost at every break and is laid out
-// by punctuation and line lengths. Both stay far below costBad: they
-// choose among breaks and never cost a line or a cue.
+// by punctuation and line lengths. These stay far below costBad: they
+// choose among breaks and never cost a line or a cue; only a break inside
+// a katakana run (a loanword) is a bad one.
 const (
 	bonusPhrase = -80
 	costInWord  = 300
+	// costInKatakana is costBad: the wrapper takes another line, and the
+	// splitter another cue, rather than part a loanword.
+	costInKatakana = costBad
 )
 
 // Scripts of the characters on either side of a tight break.
@@ -39,7 +43,11 @@ func unspacedCost(left, right string) float64 {
 	switch {
 	case ls == scriptHiragana && (rs == scriptHan || rs == scriptKatakana || rs == scriptAlnum):
 		return bonusPhrase
-	case ls == rs && (ls == scriptHan || ls == scriptKatakana),
+	case ls == scriptKatakana && rs == scriptKatakana:
+		// A katakana run is one loanword ("チャンピオンシップトーナメント")
+		// far more often than two: a bad break (see costBad).
+		return costInKatakana
+	case ls == rs && ls == scriptHan,
 		rs == scriptHiragana && (ls == scriptHan || ls == scriptKatakana || ls == scriptAlnum),
 		ls == scriptAlnum && rs == scriptHan:
 		return costInWord

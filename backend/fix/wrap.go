@@ -26,7 +26,10 @@ const (
 	costAfterI       = 2000 // "if I / were you": a subject pronoun apart from its verb
 	costShape        = 3000 // a top line the line_unbalanced rule finds much too long
 	costAfterDash    = 100000
-	costInLabel      = 200000 // inside [a sound label] or a ♪ lyric ♪
+	// costAfterLabelWord: "Bob: I / agree." leaves a speaker's first word
+	// alone with the label; a bad break (see costBad).
+	costAfterLabelWord = costBad
+	costInLabel        = 200000 // inside [a sound label] or a ♪ lyric ♪
 	// costBad is where a break becomes one the style guides forbid (and
 	// the line_unbalanced rule flags): the wrapper takes another line, and
 	// the splitter another cue, rather than make it. costAfterI stays
@@ -67,6 +70,9 @@ func breakCost(s string, ws []word, i int) float64 {
 	if r.tight {
 		return cost + unspacedCost(lw, rw)
 	}
+	if afterLabelWord(s, ws, i) {
+		return cost + costAfterLabelWord
+	}
 	if lw == "I" {
 		// Below costBad, unlike the function words: the line_unbalanced
 		// rule does not report a line ending on "I", so the wrapper
@@ -95,6 +101,16 @@ func breakCost(s string, ws []word, i int) float64 {
 		cost += bonusBeforeJoin
 	}
 	return cost
+}
+
+// afterLabelWord reports whether ws[i-1] is the word right after a
+// speaker label (see [markSpeakers]).
+func afterLabelWord(s string, ws []word, i int) bool {
+	if i < 2 || !ws[i-1].held || ws[i-1].speaker {
+		return false
+	}
+	p := &ws[i-2]
+	return (p.speaker || p.held) && s[p.b1-1] == ':'
 }
 
 // demonstrative reports whether w is this, that, these or those (any
