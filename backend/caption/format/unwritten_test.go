@@ -36,18 +36,14 @@ func TestUnwrittenMatchesWriters(t *testing.T) {
 				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
 					{ID: "1", StartMs: 1000, EndMs: 3000, Text: "Hello there", Spans: []caption.Span{sp}},
 				}}
-				var buf bytes.Buffer
-				if err := Write(f, &buf, in); err != nil {
-					t.Fatal(err)
-				}
-				out, _, err := Parse(f, &buf)
-				if err != nil || len(out.Cues) != 1 {
-					t.Fatalf("read back: %v, %+v", err, out)
+				out, file := writeRead(t, f, in)
+				if len(out.Cues) != 1 {
+					t.Fatalf("read back %d cues, want 1\n%s", len(out.Cues), file)
 				}
 				kept := slices.ContainsFunc(out.Cues[0].Spans, ft.kept)
 				lost := slices.Contains(Unwritten(f, &sp, nil), ft.name)
 				if kept == lost {
-					t.Errorf("%s: the writer keeps it: %v; Unwritten says it is lost: %v\n%s", ft.name, kept, lost, buf.String())
+					t.Errorf("%s: the writer keeps it: %v; Unwritten says it is lost: %v\n%s", ft.name, kept, lost, file)
 				}
 			})
 		}
@@ -223,13 +219,9 @@ func TestUnwrittenPlacementMatchesWriters(t *testing.T) {
 				in := &caption.Track{Version: caption.Version, Language: "en", Cues: []caption.Cue{
 					{ID: "c1", StartMs: 1000, EndMs: 3000, Text: "Hello there", Placement: &pl},
 				}}
-				var buf bytes.Buffer
-				if err := Write(f, &buf, in); err != nil {
-					t.Fatal(err)
-				}
-				out, _, err := Parse(f, &buf)
-				if err != nil || len(out.Cues) != 1 {
-					t.Fatalf("read back: %v, %+v", err, out)
+				out, file := writeRead(t, f, in)
+				if len(out.Cues) != 1 {
+					t.Fatalf("read back %d cues, want 1\n%s", len(out.Cues), file)
 				}
 				back := out.Cues[0].Placement
 				if back == nil {
@@ -245,7 +237,7 @@ func TestUnwrittenPlacementMatchesWriters(t *testing.T) {
 				unwritten := UnwrittenCue(f, &in.Cues[0], nil, nil, nil)
 				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
 				if kept == lost {
-					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
+					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, file)
 				}
 			})
 		}
@@ -325,13 +317,9 @@ func TestUnwrittenRegionMatchesWriters(t *testing.T) {
 				in := &caption.Track{Version: caption.Version, Language: "en", Regions: []caption.Region{ft.region}, Cues: []caption.Cue{
 					{ID: "c1", StartMs: 1000, EndMs: 3000, Text: "Hello there", Placement: &pl},
 				}}
-				var buf bytes.Buffer
-				if err := Write(f, &buf, in); err != nil {
-					t.Fatal(err)
-				}
-				out, _, err := Parse(f, &buf)
-				if err != nil || len(out.Cues) != 1 {
-					t.Fatalf("read back: %v, %+v", err, out)
+				out, file := writeRead(t, f, in)
+				if len(out.Cues) != 1 {
+					t.Fatalf("read back %d cues, want 1\n%s", len(out.Cues), file)
 				}
 				back := out.Cues[0].Placement
 				if back == nil {
@@ -341,7 +329,7 @@ func TestUnwrittenRegionMatchesWriters(t *testing.T) {
 				unwritten := UnwrittenCue(f, &in.Cues[0], &in.Regions[0], nil, nil)
 				lost := slices.ContainsFunc(ft.lostAs, func(n string) bool { return slices.Contains(unwritten, n) })
 				if kept == lost {
-					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
+					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, file)
 				}
 			})
 		}
@@ -413,20 +401,32 @@ func TestUnwrittenCueFeaturesMatchesWriters(t *testing.T) {
 				c := ft.cue
 				c.ID, c.StartMs, c.EndMs, c.Text = "c1", 1000, 3000, "Hello there."
 				in := &caption.Track{Version: caption.Version, Language: "en", Styles: styles, Cues: []caption.Cue{c}}
-				var buf bytes.Buffer
-				if err := Write(f, &buf, in); err != nil {
-					t.Fatal(err)
-				}
-				out, _, err := Parse(f, &buf)
-				if err != nil || len(out.Cues) != 1 {
-					t.Fatalf("read back: %v, %+v", err, out)
+				out, file := writeRead(t, f, in)
+				if len(out.Cues) != 1 {
+					t.Fatalf("read back %d cues, want 1\n%s", len(out.Cues), file)
 				}
 				kept := ft.kept(out)
 				unwritten := UnwrittenCue(f, &in.Cues[0], nil, &styles[0], nil)
 				if lost := slices.Contains(unwritten, ft.name); kept == lost {
-					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, buf.String())
+					t.Errorf("%s: the writer keeps it: %v; UnwrittenCue says it is lost: %v (%v)\n%s", ft.name, kept, lost, unwritten, file)
 				}
 			})
 		}
 	}
+}
+
+// writeRead writes in in format f and reads the file back, failing t on
+// an error of either; it returns the track read and the file's text.
+func writeRead(t *testing.T, f string, in *caption.Track) (*caption.Track, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Write(f, &buf, in); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.String()
+	out, _, err := Parse(f, &buf)
+	if err != nil {
+		t.Fatalf("read back: %v\n%s", err, file)
+	}
+	return out, file
 }
