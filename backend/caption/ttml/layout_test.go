@@ -6,21 +6,7 @@ import (
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
-	"github.com/captionqa/captionqa/backend/internal/golden"
 )
-
-// TestWriteRegions writes the cues of testdata/vttregions.vtt, whose WebVTT
-// regions become IMSC1 regions, and compares the document with
-// testdata/vttregions.out.ttml.
-func TestWriteRegions(t *testing.T) {
-	t.Parallel()
-	tr := readVTT(t, "testdata/vttregions.vtt")
-	var out bytes.Buffer
-	if err := Write(&out, tr); err != nil {
-		t.Fatal(err)
-	}
-	golden.Compare(t, "testdata/vttregions.out.ttml", out.Bytes())
-}
 
 // TestRegionRoundTrip reads WebVTT regions, writes TTML and reads it
 // back: a cue in a region is in a region of the same box (origin =

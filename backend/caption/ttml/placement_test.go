@@ -11,17 +11,22 @@ import (
 	"github.com/captionqa/captionqa/backend/internal/golden"
 )
 
-// TestWritePlacement writes the cues of testdata/placement.vtt, whose
-// WebVTT settings become regions of their own, and compares the document
-// with testdata/placement.out.ttml.
-func TestWritePlacement(t *testing.T) {
+// TestWriteLayout writes the cues of WebVTT files whose cue settings
+// (placement.vtt) and regions (vttregions.vtt) become IMSC1 regions, and
+// compares each document with its .out.ttml.
+func TestWriteLayout(t *testing.T) {
 	t.Parallel()
-	tr := readVTT(t, "testdata/placement.vtt")
-	var out bytes.Buffer
-	if err := Write(&out, tr); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"placement", "vttregions"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tr := readVTT(t, "testdata/"+name+".vtt")
+			var out bytes.Buffer
+			if err := Write(&out, tr); err != nil {
+				t.Fatal(err)
+			}
+			golden.Compare(t, "testdata/"+name+".out.ttml", out.Bytes())
+		})
 	}
-	golden.Compare(t, "testdata/placement.out.ttml", out.Bytes())
 }
 
 // TestPlacementRoundTrip reads WebVTT cue settings, writes TTML and reads
