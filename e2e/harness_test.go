@@ -69,7 +69,6 @@ func newEnv(t *testing.T, desktop bool) *env {
 	cfg.OwnerEmail = ownerEmail
 	cfg.UI = os.DirFS(distDir)
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	cfg.LoginBurst = 100
 	srv := server.New(cfg)
 	ctx := context.Background()
 	if err := srv.Open(ctx); err != nil {

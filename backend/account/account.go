@@ -155,6 +155,14 @@ type AccountUpdate struct {
 type NewKey struct {
 	Name   string
 	Scopes []string
-	// ExpiresAt nil means the default lifetime from now.
+	// ExpiresAt nil means the default lifetime from now, cut to what
+	// [MaxKeyLifetime] and Parent allow.
 	ExpiresAt *time.Time
+	// Parent is the key that asks for this one, when a key mints a key
+	// (POST /api/v1/api-keys with a Bearer key). The new key may carry
+	// only scopes Parent has, so keys:write alone is no way to every
+	// scope, and may not outlive Parent, so a key cannot extend its own
+	// life by minting a successor. Nil when the owner acts directly (a
+	// dashboard session, the desktop window, the CLI).
+	Parent *Key
 }

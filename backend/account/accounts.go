@@ -13,11 +13,15 @@ import (
 // take the tier's defaults (free_plus: API_V1 and API_KEYS, cap 10; pro:
 // every feature, cap [Options.ProDailyCap]). It returns
 // [apperr.BadRequest] for a bad email, tier, feature or cap (details
-// "field", and "value" for an unknown feature) and [apperr.Conflict] if
-// the email is taken.
+// "field", and "value" for an unknown feature; an email holding a control,
+// bidirectional or format character is refused too) and
+// [apperr.Conflict] if the email is taken.
 func (s *Service) CreateAccount(ctx context.Context, in NewAccount) (*Account, error) {
 	email, err := NormalizeEmail(in.Email)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNewEmail(email); err != nil {
 		return nil, err
 	}
 	tier := in.Tier
@@ -139,11 +143,15 @@ func (s *Service) Account(ctx context.Context, id string) (*Account, error) {
 // carrying every scope and the default lifetime, whose one-time secret it
 // returns with created true. If any account exists it creates nothing and
 // returns the oldest account, an empty secret and created false. Both
-// happen in one transaction, so concurrent callers create one owner. It
+// happen in one transaction, so concurrent callers create one owner. The
+// key's lifetime is [Options.DefaultKeyTTL], at most [MaxKeyLifetime]. It
 // returns [apperr.BadRequest] for a bad email.
 func (s *Service) EnsureOwner(ctx context.Context, email string) (owner *Account, secret string, created bool, err error) {
 	email, err = NormalizeEmail(email)
 	if err != nil {
+		return nil, "", false, err
+	}
+	if err := checkNewEmail(email); err != nil {
 		return nil, "", false, err
 	}
 	now := s.clock()

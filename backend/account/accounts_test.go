@@ -40,6 +40,8 @@ func TestCreateAccount(t *testing.T) {
 		{name: "empty email", in: account.NewAccount{Email: "  "}, wantKind: apperr.BadRequest, wantField: "email"},
 		{name: "not an address", in: account.NewAccount{Email: "nobody"}, wantKind: apperr.BadRequest, wantField: "email"},
 		{name: "display name", in: account.NewAccount{Email: "Bob <bob@example.test>"}, wantKind: apperr.BadRequest, wantField: "email"},
+		{name: "bidi override in email", in: account.NewAccount{Email: "evil\u202egro.elpmaxe@example.test"}, wantKind: apperr.BadRequest, wantField: "email"},
+		{name: "zero-width space in email", in: account.NewAccount{Email: "ad\u200bmin@example.test"}, wantKind: apperr.BadRequest, wantField: "email"},
 		{name: "unknown tier", in: account.NewAccount{Email: "f@example.test", Tier: "gold"}, wantKind: apperr.BadRequest, wantField: "tier"},
 		{name: "unknown feature", in: account.NewAccount{Email: "g@example.test", Features: []string{"API_V1", "TELEPORT"}}, wantKind: apperr.BadRequest, wantField: "features"},
 		{name: "free_plus cap above 10", in: account.NewAccount{Email: "h@example.test", Tier: account.TierFreePlus, DailyCap: 11}, wantKind: apperr.BadRequest, wantField: "dailyCap"},

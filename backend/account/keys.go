@@ -6,12 +6,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/name"
 	"github.com/google/uuid"
 )
 
@@ -36,17 +37,21 @@ const (
 // which is shown this once: only its SHA-256 is stored. Scopes are sorted
 // and deduplicated; no scopes make a legacy key, which carries
 // process:write only (see [Key.HasScope]). A nil ExpiresAt means
-// [Options.DefaultKeyTTL] from now. It returns [apperr.BadRequest] for an
-// empty or over-long name, an unknown scope or an expiry not in the future
-// (details "field", and "value" for a scope), and [apperr.NotFound] if the
-// account does not exist.
+// [Options.DefaultKeyTTL] from now, cut to [MaxKeyLifetime] and to the
+// expiry of in.Parent. It returns:
+//   - [apperr.BadRequest] for a name [name.Check] refuses, an unknown
+//     scope, or an expiry not in the future, more than [MaxKeyLifetime]
+//     away, or after in.Parent's expiry (details "field", "value" for a
+//     scope, "reason" and "notAfter" for an expiry);
+//   - [apperr.Forbidden] with details "missingScope" when in.Parent lacks
+//     a scope the new key asks for;
+//   - [apperr.Conflict] with details "reason" "key_limit" and "limit"
+//     when the account already holds [MaxActiveKeys] active keys;
+//   - [apperr.NotFound] if the account does not exist.
 func (s *Service) CreateKey(ctx context.Context, accountID string, in NewKey) (*Key, string, error) {
-	name := strings.TrimSpace(in.Name)
-	if name == "" {
-		return nil, "", badField("name", "key name is required")
-	}
-	if utf8.RuneCountInString(name) > maxKeyNameLen {
-		return nil, "", badField("name", "key name is longer than %d characters", maxKeyNameLen)
+	keyName, err := name.Check("name", in.Name, maxKeyNameLen)
+	if err != nil {
+		return nil, "", err
 	}
 	scopes, err := normalizeScopes(in.Scopes)
 	if err != nil {
@@ -57,23 +62,32 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, in NewKey) (*
 		// process:write; a new key names what it may do.
 		return nil, "", badField("scopes", "a key needs at least one scope")
 	}
-	now := s.clock()
-	expires := now.Add(s.keyTTL)
-	if in.ExpiresAt != nil {
-		expires = in.ExpiresAt.UTC().Truncate(time.Second)
-		if !expires.After(now) {
-			return nil, "", badField("expiresAt", "expiresAt must be in the future")
+	if in.Parent != nil {
+		for _, sc := range scopes {
+			if !in.Parent.HasScope(sc) {
+				return nil, "", apperr.New(apperr.Forbidden, "a key cannot grant the scope %s, which it lacks", sc).
+					WithDetail("missingScope", sc)
+			}
 		}
 	}
+	now := s.clock()
+	expires, err := s.keyExpiry(now, in)
+	if err != nil {
+		return nil, "", err
+	}
 	for attempt := 1; ; attempt++ {
-		k, secret, hash, err := mintKey(accountID, name, scopes, now, expires)
+		k, secret, hash, err := mintKey(accountID, keyName, scopes, now, expires)
 		if err != nil {
 			return nil, "", err
 		}
-		err = s.store.CreateKey(ctx, k, hash)
+		err = s.store.CreateKeyWithin(ctx, k, hash, MaxActiveKeys)
 		switch {
 		case err == nil:
 			return k, secret, nil
+		case errors.Is(err, ErrTooManyKeys):
+			return nil, "", apperr.New(apperr.Conflict,
+				"the account already holds %d active API keys, the most it may; revoke one before creating another", MaxActiveKeys).
+				WithDetail("reason", "key_limit").WithDetail("limit", MaxActiveKeys).Wrap(err)
 		case apperr.KindOf(err) == apperr.NotFound:
 			return nil, "", apperr.New(apperr.NotFound, "account not found").Wrap(err)
 		case apperr.KindOf(err) == apperr.Conflict && attempt < mintAttempts:
@@ -82,6 +96,38 @@ func (s *Service) CreateKey(ctx context.Context, accountID string, in NewKey) (*
 			return nil, "", fmt.Errorf("account: create key: %w", err)
 		}
 	}
+}
+
+// keyExpiry returns when a key created at now expires: in.ExpiresAt, or
+// the default lifetime cut to the latest expiry allowed, which is
+// [MaxKeyLifetime] from now or, if earlier, in.Parent's expiry.
+func (s *Service) keyExpiry(now time.Time, in NewKey) (time.Time, error) {
+	notAfter, reason := now.Add(MaxKeyLifetime), "max_lifetime"
+	if in.Parent != nil && in.Parent.ExpiresAt.Before(notAfter) {
+		notAfter, reason = in.Parent.ExpiresAt.UTC(), "parent_expiry"
+	}
+	expires := now.Add(s.keyTTL)
+	if expires.After(notAfter) {
+		expires = notAfter
+	}
+	if in.ExpiresAt != nil {
+		expires = in.ExpiresAt.UTC().Truncate(time.Second)
+	}
+	if !expires.After(now) {
+		// Only an explicit time gets here: a parent that authenticated
+		// has not expired.
+		return time.Time{}, badField("expiresAt", "expiresAt must be in the future").WithDetail("reason", "past")
+	}
+	if !expires.After(notAfter) {
+		return expires, nil
+	}
+	limit := notAfter.Format(time.RFC3339)
+	e := badField("expiresAt", "expiresAt may be at most %d days after the key's creation: %s at the latest",
+		int(MaxKeyLifetime/(24*time.Hour)), limit)
+	if reason == "parent_expiry" {
+		e = badField("expiresAt", "a key cannot outlive the key that creates it: expiresAt may be %s at the latest, when that key expires", limit)
+	}
+	return time.Time{}, e.WithDetail("reason", reason).WithDetail("notAfter", limit)
 }
 
 // ListKeys returns the account's keys, revoked and expired ones included,

@@ -44,6 +44,53 @@ func (s *Service) SetPassword(ctx context.Context, email, password string) (*Acc
 	return a, nil
 }
 
+// Throttle slows down guessing: [Service.SignIn] checks a key before it
+// tries a password, and reports the outcome. quota.Failures implements
+// it.
+type Throttle interface {
+	// Check returns [apperr.RateLimited] while the key must wait.
+	Check(key string) error
+	// Fail and Succeed report an attempt's outcome.
+	Fail(key string)
+	Succeed(key string)
+}
+
+// SignIn is [Service.Login] for a client at address, throttled by
+// [Options.Throttle] per account and address: failures from one address
+// slow down attempts on that account from that address only, so neither
+// a guesser elsewhere nor one at the same address guessing other accounts
+// holds the owner up, and a correct password waits at most the
+// throttle's longest pause. It returns [apperr.RateLimited] (details
+// "retryAfterSeconds") while the pair must wait, whatever the password,
+// and otherwise what Login returns.
+func (s *Service) SignIn(ctx context.Context, email, password, address string) (*Session, string, error) {
+	if s.throttle == nil {
+		return s.Login(ctx, email, password)
+	}
+	key := signInKey(email, address)
+	if err := s.throttle.Check(key); err != nil {
+		return nil, "", err
+	}
+	sess, token, err := s.Login(ctx, email, password)
+	switch {
+	case err == nil:
+		s.throttle.Succeed(key)
+	case apperr.KindOf(err) == apperr.Unauthorized:
+		s.throttle.Fail(key)
+	}
+	return sess, token, err
+}
+
+// signInKey names the throttle's key of an attempt: the email as the
+// store would look it up (the raw text when it is no valid address, which
+// no account has) and the address.
+func signInKey(email, address string) string {
+	if norm, err := NormalizeEmail(email); err == nil {
+		email = norm
+	}
+	return "login:" + email + "|" + address
+}
+
 // Login checks email and password and opens a dashboard session lasting
 // [Options.SessionTTL]. It returns the session and its token, which the
 // caller hands to the browser (only its SHA-256 is stored). An unknown

@@ -2,8 +2,13 @@ package account
 
 import (
 	"context"
+	"errors"
 	"time"
 )
+
+// ErrTooManyKeys is returned, wrapped, by [Store.CreateKeyWithin] when
+// the account already holds its most active keys.
+var ErrTooManyKeys = errors.New("account: too many active keys")
 
 // Store is the persistence [Service] needs. The SQLite adapter implements
 // it; errors a caller may see come back as *apperr.Error, anything else is
@@ -35,6 +40,13 @@ type Store interface {
 	// [apperr.NotFound] if k.AccountID names no account and
 	// [apperr.Conflict] if the prefix is taken.
 	CreateKey(ctx context.Context, k *Key, hash []byte) error
+	// CreateKeyWithin inserts k as CreateKey does, unless the account
+	// already holds maxActive keys that are neither revoked nor expired
+	// at k.CreatedAt: then it inserts nothing and returns an error
+	// wrapping [ErrTooManyKeys]. The count and the insert are one atomic
+	// step, so concurrent callers (other processes included) never take
+	// an account past maxActive.
+	CreateKeyWithin(ctx context.Context, k *Key, hash []byte, maxActive int) error
 	// KeyByPrefix returns the key with this prefix and its stored hash,
 	// or [apperr.NotFound].
 	KeyByPrefix(ctx context.Context, prefix string) (*Key, []byte, error)

@@ -4,12 +4,16 @@ import (
 	"net/mail"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/name"
 )
 
 // NormalizeEmail trims and lower-cases email and checks that it is a bare
 // address (no display name). It returns [apperr.BadRequest] otherwise.
+// It is the form an email is stored and looked up in; a new account's
+// email must also pass [checkNewEmail].
 func NormalizeEmail(email string) (string, error) {
 	e := strings.ToLower(strings.TrimSpace(email))
 	if e == "" {
@@ -20,6 +24,20 @@ func NormalizeEmail(email string) (string, error) {
 		return "", badField("email", "email is not a valid address")
 	}
 	return e, nil
+}
+
+// checkNewEmail refuses an email, already normalised, that holds a
+// character [name.Unsafe] refuses: net/mail accepts bidirectional
+// controls and zero-width spaces, and an email is printed on terminals
+// and pages like a name. Only new accounts are checked, so an account
+// stored earlier can still be found, updated and signed in to.
+func checkNewEmail(email string) error {
+	if i := strings.IndexFunc(email, name.Unsafe); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(email[i:])
+		return badField("email", "email holds the invisible or control character %U", r).
+			WithDetail("reason", "unsafe_character")
+	}
+	return nil
 }
 
 // tierDefaults returns the features and daily cap of a tier, or false for

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/name"
 )
 
 func runAccount(ctx context.Context, args []string, env Env) int {
@@ -104,7 +105,7 @@ func runAccountList(ctx context.Context, args []string, env Env) int {
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "EMAIL\tTIER\tCAP\tAPI\tFEATURES\tID")
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", v.Email, v.Tier, v.DailyCap, onOff(v.APIEnabled), strings.Join(v.Features, ","), v.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n", name.Escape(v.Email), v.Tier, v.DailyCap, onOff(v.APIEnabled), strings.Join(v.Features, ","), v.ID)
 	}
 	return printed(env, tw.Flush())
 }
@@ -167,7 +168,7 @@ func printAccounts(env Env, asJSON bool, a *account.Account) int {
 	}
 	tw := newTable(env.Stdout)
 	fmt.Fprintf(tw, "Email:\t%s\nTier:\t%s\nDaily cap:\t%d\nAPI:\t%s\nFeatures:\t%s\nID:\t%s\n",
-		v.Email, v.Tier, v.DailyCap, onOff(v.APIEnabled), strings.Join(v.Features, ","), v.ID)
+		name.Escape(v.Email), v.Tier, v.DailyCap, onOff(v.APIEnabled), strings.Join(v.Features, ","), v.ID)
 	return printed(env, tw.Flush())
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -8,8 +9,11 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -73,18 +77,51 @@ func (a *adminFlags) fail(env Env, err error) int {
 	if e, ok := apperr.As(err); ok && e.Kind != apperr.Internal {
 		body = apperr.Body{Code: e.Code(), Message: e.Message, Details: e.Details}
 	}
-	fmt.Fprintf(env.Stderr, "captionqa: %s\n", body.Message)
+	fmt.Fprintf(env.Stderr, "captionqa: %s\n", name.Escape(body.Message))
 	if a.jsonOut {
 		_ = printJSON(env.Stdout, apperr.Envelope{Error: body})
 	}
 	return 1
 }
 
+// printJSON prints v as indented JSON in which no character
+// [name.Unsafe] refuses appears raw: see [jsonSafe].
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonSafe(buf.Bytes()))
+	return err
+}
+
+// jsonSafe rewrites the characters of encoded JSON that [name.Unsafe]
+// refuses and encoding/json leaves raw (DEL, the C1 controls, the
+// bidirectional and other format characters) as \u escapes: the JSON
+// decodes to the same value, and a terminal shows the escape instead of
+// obeying it. Control characters below U+0020 are escaped by the encoder
+// inside strings, so those left are its own line breaks and are kept.
+func jsonSafe(b []byte) []byte {
+	unsafe := func(r rune) bool { return r >= '\x7f' && name.Unsafe(r) }
+	if bytes.IndexFunc(b, unsafe) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b)+32)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if unsafe(r) {
+			for _, u := range utf16.AppendRune(nil, r) {
+				out = fmt.Appendf(out, `\u%04x`, u)
+			}
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }

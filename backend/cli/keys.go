@@ -9,6 +9,7 @@ import (
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/httpapi"
+	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -48,13 +49,13 @@ func runKeyCreate(ctx context.Context, args []string, env Env) int {
 	var af adminFlags
 	af.register(fs)
 	email := fs.String("account", "", "email of the account that owns the key (required)")
-	name := fs.String("name", "", "key name (required)")
+	keyName := fs.String("name", "", "key name (required)")
 	scopes := fs.String("scopes", "", "comma-separated scopes: "+strings.Join(account.Scopes(), ","))
-	expires := fs.String("expires", "", "expiry: an RFC 3339 time or a duration from now (default 90 days)")
+	expires := fs.String("expires", "", "expiry: an RFC 3339 time or a duration from now (default 90 days, at most 365)")
 	if code, ok := parseNoArgs(fs, args, env); !ok {
 		return code
 	}
-	if *email == "" || *name == "" || *scopes == "" {
+	if *email == "" || *keyName == "" || *scopes == "" {
 		fs.Usage()
 		return usageError(env, "key create needs --account, --name and --scopes")
 	}
@@ -71,7 +72,7 @@ func runKeyCreate(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return af.fail(env, err)
 	}
-	k, secret, err := adm.Accounts.CreateKey(ctx, a.ID, account.NewKey{Name: *name, Scopes: splitList(*scopes), ExpiresAt: exp})
+	k, secret, err := adm.Accounts.CreateKey(ctx, a.ID, account.NewKey{Name: *keyName, Scopes: splitList(*scopes), ExpiresAt: exp})
 	if err != nil {
 		return af.fail(env, err)
 	}
@@ -81,7 +82,7 @@ func runKeyCreate(ctx context.Context, args []string, env Env) int {
 	}
 	tw := newTable(env.Stdout)
 	fmt.Fprintf(tw, "Key ID:\t%s\nName:\t%s\nAccount:\t%s\nScopes:\t%s\nExpires:\t%s\nSecret:\t%s\n",
-		body.KeyID, body.Name, a.Email, strings.Join(body.Scopes, ","), body.ExpiresAt.Format(time.RFC3339), secret)
+		body.KeyID, name.Escape(body.Name), name.Escape(a.Email), strings.Join(body.Scopes, ","), body.ExpiresAt.Format(time.RFC3339), secret)
 	if err := tw.Flush(); err != nil {
 		return af.fail(env, err)
 	}
@@ -122,6 +123,8 @@ func runKeyList(ctx context.Context, args []string, env Env) int {
 	if af.jsonOut {
 		return printed(env, printJSON(env.Stdout, map[string]any{"keys": views}))
 	}
+	// Names stored before names were checked may hold control
+	// characters: the table shows them escaped.
 	tw := newTable(env.Stdout)
 	fmt.Fprintln(tw, "KEY ID\tPREFIX\tNAME\tSTATUS\tEXPIRES\tLAST USED\tSCOPES")
 	for _, v := range views {
@@ -129,7 +132,7 @@ func runKeyList(ctx context.Context, args []string, env Env) int {
 		if v.LastUsedAt != nil {
 			last = v.LastUsedAt.Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.KeyID, v.Prefix, v.Name, v.Status,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", v.KeyID, v.Prefix, name.Escape(v.Name), v.Status,
 			v.ExpiresAt.Format(time.RFC3339), last, strings.Join(v.Scopes, ","))
 	}
 	return printed(env, tw.Flush())

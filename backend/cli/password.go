@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/name"
 )
 
 const accountSetPasswordUsage = "--email E [--data DIR] [--json]  (the password is read from standard input)"
@@ -31,7 +32,7 @@ func runAccountSetPassword(ctx context.Context, args []string, env Env) int {
 		return usageError(env, "account set-password needs --email")
 	}
 	if isTerminalReader(env.Stdin) {
-		fmt.Fprintf(env.Stderr, "New password for %s (at least %d characters; it is shown as you type): ", *email, account.MinPasswordLen)
+		fmt.Fprintf(env.Stderr, "New password for %s (at least %d characters; it is shown as you type): ", name.Escape(*email), account.MinPasswordLen)
 	}
 	password, err := readLine(env.Stdin)
 	if err != nil {
@@ -49,7 +50,7 @@ func runAccountSetPassword(ctx context.Context, args []string, env Env) int {
 	if af.jsonOut {
 		return printed(env, printJSON(env.Stdout, passwordSetView{Email: a.Email, PasswordSet: true}))
 	}
-	_, err = fmt.Fprintf(env.Stdout, "Password set for %s; its dashboard sessions were signed out.\n", a.Email)
+	_, err = fmt.Fprintf(env.Stdout, "Password set for %s; its dashboard sessions were signed out.\n", name.Escape(a.Email))
 	return printed(env, err)
 }
 

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/jsonw"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -16,10 +18,14 @@ import (
 // enforced problems, so a pipeline can gate on it.
 const ExitNeedsAttention = 3
 
-const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--out FILE] [--format table|json|junit]"
+const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--out FILE] [--all-diagnostics] [--format table|json|junit]"
 
 type processFlags struct {
 	preset, profile, standard, language, from, out, format string
+	// allDiagnostics lists every entry of the result's lists (FILE mode);
+	// by default each keeps the first engine.MaxPerCode of each code, as
+	// the API does.
+	allDiagnostics bool
 }
 
 // runProcess checks one caption file and prints the process result as
@@ -34,6 +40,7 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs.StringVar(&f.from, "from", "", "input format (default: detected)")
 	fs.StringVar(&f.out, "out", "", "also write the delivery file here (FILE mode only)")
 	fs.StringVar(&f.format, "format", "table", "DIR mode output: table, json or junit")
+	fs.BoolVar(&f.allDiagnostics, "all-diagnostics", false, fmt.Sprintf("list every diagnostic, fix and suggestion (FILE mode); by default each list keeps the first %d of each code and counts the rest under \"omitted\"", engine.MaxPerCode))
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageFailed(err)
@@ -68,7 +75,10 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 		// pipeline reads one shape.
 		return printError(env, apperr.New(apperr.BadRequest, "%v", err).WithDetail("field", "file"))
 	}
-	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language})
+	res, err := eng.Process(ctx, engine.Request{
+		Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language,
+		AllDiagnostics: f.allDiagnostics,
+	})
 	if err != nil {
 		return printError(env, err)
 	}
@@ -77,10 +87,7 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 			return printError(env, apperr.New(apperr.BadRequest, "--out: %v", err).WithDetail("field", "out"))
 		}
 	}
-	enc := json.NewEncoder(env.Stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil {
+	if err := writeResult(env.Stdout, res); err != nil {
 		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
 		return ExitEmpty
 	}
@@ -88,6 +95,25 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 		return ExitNeedsAttention
 	}
 	return ExitOK
+}
+
+// writeResult prints res as indented JSON, the document encoding/json's
+// indenting encoder would print, but streamed: the result's own encoder
+// (the API's) writes through an indenter, so a result of tens of
+// megabytes is neither built whole nor re-read, and printing costs a
+// fraction of the engine's time rather than several times it.
+func writeResult(w io.Writer, res *engine.Result) error {
+	ind := jsonw.NewIndenter(w, "  ")
+	e := jsonw.NewEncoder(ind)
+	res.EncodeJSON(e)
+	if err := e.Flush(); err != nil {
+		return err
+	}
+	if err := ind.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
 }
 
 // printError prints the spec's error envelope on standard output, so a

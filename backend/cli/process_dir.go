@@ -111,7 +111,12 @@ func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f pro
 		r.Status, r.Error, r.Summary = statusFailed, "read_failed", err.Error()
 		return r
 	}
-	res, err := eng.Process(ctx, engine.Request{Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language})
+	// Every problem: the counts and the JUnit failures list them all, and
+	// none of the lists is printed whole.
+	res, err := eng.Process(ctx, engine.Request{
+		Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language,
+		AllDiagnostics: true,
+	})
 	if err != nil {
 		r.Status, r.Summary = statusFailed, err.Error()
 		r.Error = apperr.KindOf(err).Code()

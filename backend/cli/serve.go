@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.
@@ -22,6 +25,11 @@ const (
 	envBurst     = "CAPTIONQA_BURST"
 	envBurstRate = "CAPTIONQA_BURST_RATE"
 	envProCap    = "CAPTIONQA_PRO_CAP"
+	envTLSCert   = "CAPTIONQA_TLS_CERT"
+	envTLSKey    = "CAPTIONQA_TLS_KEY"
+	// envAllowedHosts is a comma-separated list of names.
+	envAllowedHosts = "CAPTIONQA_ALLOWED_HOSTS"
+	envMetricsAddr  = "CAPTIONQA_METRICS_ADDR"
 )
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM
@@ -39,6 +47,12 @@ func runServe(ctx context.Context, args []string, env Env) int {
 	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "requests a key may send at once before the burst limit applies (env "+envBurst+")")
 	fs.Float64Var(&cfg.BurstPerSecond, "burst-rate", cfg.BurstPerSecond, "requests a second a key may keep sending after a burst (env "+envBurstRate+")")
 	fs.IntVar(&cfg.ProDailyCap, "pro-cap", cfg.ProDailyCap, fmt.Sprintf("daily successful runs given to new pro accounts and to the owner when first created, at most %d (env %s; account set --cap changes an existing account)", account.MaxProDailyCap, envProCap))
+	fs.StringVar(&cfg.TLSCertFile, "tls-cert", os.Getenv(envTLSCert), "serve HTTPS with this PEM certificate (chain); needs --tls-key (env "+envTLSCert+")")
+	fs.StringVar(&cfg.TLSKeyFile, "tls-key", os.Getenv(envTLSKey), "PEM private key of --tls-cert (env "+envTLSKey+")")
+	var hosts []string
+	fs.Func("allowed-host", "a Host name the listener accepts besides the loopback names and --addr's host, such as the appliance's name on the network; repeat for more (env "+envAllowedHosts+", comma-separated)",
+		func(v string) error { hosts = append(hosts, v); return nil })
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", os.Getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
 	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	pos, err := parseInterspersed(fs, args)
@@ -49,6 +63,13 @@ func runServe(ctx context.Context, args []string, env Env) int {
 		return usageError(env, "serve takes no arguments")
 	}
 	if err := checkLimits(cfg); err != nil {
+		return usageError(env, "%v", err)
+	}
+	if hosts == nil {
+		hosts = splitList(os.Getenv(envAllowedHosts))
+	}
+	cfg.AllowedHosts = hosts
+	if err := checkListeners(cfg); err != nil {
 		return usageError(env, "%v", err)
 	}
 	var level slog.Level
@@ -79,10 +100,13 @@ func runServe(ctx context.Context, args []string, env Env) int {
 	}
 	owner := srv.Owner()
 	fmt.Fprintf(env.Stdout, "CaptionQA is running at %s/ (data folder %s)\n", srv.URL(), cfg.DataDir)
-	if owner.Created {
-		fmt.Fprintf(env.Stdout, "Created the owner account %s.\nOwner API key (shown once; store it now):\n  %s\n", owner.Email, owner.Secret)
+	if m := srv.MetricsURL(); m != "" {
+		fmt.Fprintf(env.Stdout, "Prometheus metrics at %s\n", m)
 	}
-	cfg.Logger.Info("serving", "url", srv.URL(), "data", cfg.DataDir)
+	if owner.Created {
+		fmt.Fprintf(env.Stdout, "Created the owner account %s.\nOwner API key (shown once; store it now):\n  %s\n", name.Escape(owner.Email), owner.Secret)
+	}
+	cfg.Logger.Info("serving", "url", srv.URL(), "data", cfg.DataDir, "metrics", srv.MetricsURL())
 	if err := srv.Serve(ctx); err != nil {
 		return failed(env, err)
 	}
@@ -119,6 +143,27 @@ func checkLimits(cfg server.Config) error {
 		return fmt.Errorf("--burst-rate must be a number above 0, not %v", cfg.BurstPerSecond)
 	case cfg.ProDailyCap < 1 || cfg.ProDailyCap > account.MaxProDailyCap:
 		return fmt.Errorf("--pro-cap must be between 1 and %d, not %d", account.MaxProDailyCap, cfg.ProDailyCap)
+	}
+	return nil
+}
+
+// checkListeners refuses a certificate without its key (or the other way
+// round), an allowed host that is not a bare name, and a metrics address
+// that is not HOST:PORT. Whether the files can be read is the server's
+// to say, when it starts.
+func checkListeners(cfg server.Config) error {
+	if (cfg.TLSCertFile == "") != (cfg.TLSKeyFile == "") {
+		return fmt.Errorf("--tls-cert and --tls-key go together (env %s and %s)", envTLSCert, envTLSKey)
+	}
+	for _, h := range cfg.AllowedHosts {
+		if h == "" || strings.ContainsAny(h, "/*@?# \t") {
+			return fmt.Errorf("--allowed-host %q: give a host name or address, such as captionqa.example.lan, without scheme, path or wildcard", h)
+		}
+	}
+	if cfg.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(cfg.MetricsAddr); err != nil {
+			return fmt.Errorf("--metrics-addr %q: want HOST:PORT, such as 127.0.0.1:9464", cfg.MetricsAddr)
+		}
 	}
 	return nil
 }

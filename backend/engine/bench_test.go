@@ -132,3 +132,18 @@ func BenchmarkProcessStages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStripControls is the look for control characters every process
+// makes, on the 40,000-cue file, which has none.
+func BenchmarkStripControls(b *testing.B) {
+	_, src, _, err := format.Read("big.srt", "", synth.SRT(40_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, diags := stripControls(src); diags != nil {
+			b.Fatal("control characters found")
+		}
+	}
+}

@@ -20,6 +20,7 @@ func FuzzProcess(f *testing.F) {
 	f.Add([]byte("00:00:01.000 --> 00:00:02.000\n<ruby>東京<rt>とうきょう</rt></ruby>\n\n00:00:03.000 --> 00:00:04.000\n<foo> </foo>\n"), uint8(2), uint8(1), uint8(2), "en")
 	f.Add([]byte("1\n00:00:01,000 --> 00:00:03,000\n<font color=\"red\">Caf\xe9</font> now\n"), uint8(7), uint8(2), uint8(0), "pt-BR")
 	f.Add([]byte("[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\i1}x\n"), uint8(4), uint8(3), uint8(1), "")
+	f.Add([]byte("WEBVTT\n\n00:00:01.000 --> 00:00:02.000\n<v A\x1b>x <i>\x1b[1m</i>\u0085y\x7f\n"), uint8(1), uint8(2), uint8(3), "")
 	eng := newTestEngine(f)
 	presets := eng.Presets().IDs()
 	profiles := fix.Profiles()

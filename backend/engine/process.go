@@ -15,7 +15,12 @@ import (
 	"github.com/captionqa/captionqa/backend/standard"
 )
 
-// Process runs the whole QA pass over one file.
+// Process runs the whole QA pass over one file. The result's lists keep
+// the first [MaxPerCode] entries of each code, the rest counted in their
+// report's Omitted, unless req.AllDiagnostics asks for all; the statuses,
+// summaries and grading count every entry. Control characters in the
+// cues' text are left out of every output and reported
+// ([CodeControlCharacter]).
 //
 // It returns [apperr.BadRequest] (details.field names preset, fixProfile,
 // standard or format) for an unknown name, [apperr.InputTooLarge] when the
@@ -42,8 +47,11 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Control characters leave the text before anything reads it: the
+	// rules, the fixes and the grading all see the text delivered.
+	src, controls := stripControls(src)
 	in := input{opts: o, format: inFmt, source: src, readerDiags: readerDiags, size: len(req.Data)}
-	in.structural = structural(readerDiags)
+	in.structural = append(structural(readerDiags), controls...)
 	in.dropped = droppedContent(readerDiags)
 	in.labelled, in.labelNotes = labelSpeakers(src, o.preset)
 
@@ -85,16 +93,21 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	delivery, aided := dOut.split(false, in.dropped), aOut.split(true, in.dropped)
-	// The input's diagnostics, the reader's then the rules', listed by
-	// both reports. Without the reader's they are the source check's own
-	// slice, which suggestions and remaining problems may share too;
-	// clipped, so appending copies, and encoded once however often listed.
+	// The input's diagnostics, the reader's (and the control characters
+	// found in the text) then the rules', listed by both reports. Without
+	// the reader's they are the source check's own slice, which
+	// suggestions and remaining problems may share too; clipped, so
+	// appending copies, and encoded once however often listed.
+	lead := readerDiags
+	if len(controls) > 0 {
+		lead = append(slices.Clip(readerDiags), controls...)
+	}
 	diags := slices.Clip(in.findings)
-	if len(readerDiags) > 0 || diags == nil {
-		diags = slices.Clip(append(append(make([]caption.Diagnostic, 0, len(readerDiags)+len(in.findings)), readerDiags...), in.findings...))
+	if len(lead) > 0 || diags == nil {
+		diags = slices.Clip(append(append(make([]caption.Diagnostic, 0, len(lead)+len(in.findings)), lead...), in.findings...))
 	}
 	dr, ar := in.report(delivery, diags, false), in.report(aided, diags, true)
-	return &Result{
+	res := &Result{
 		Report:              dr,
 		Output:              delivery.output,
 		AidedOutput:         aided.output,
@@ -103,7 +116,13 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		AidedSameAsDelivery: shared || aided.output == delivery.output,
 		DeliveryStatus:      dr.status,
 		AidedStatus:         ar.status,
-	}, nil
+	}
+	// The statuses, summaries and grading above counted every finding;
+	// only the lists handed back are cut.
+	if !req.AllDiagnostics {
+		res.capLists(MaxPerCode)
+	}
+	return res, nil
 }
 
 // input is what both deliveries share.
@@ -125,7 +144,9 @@ type input struct {
 	findings      []caption.Diagnostic
 	checkedSource sync.WaitGroup
 	// structural are the reader diagnostics that break a structural rule
-	// (enforced on every preset), with the reader's severity.
+	// (enforced on every preset), with the reader's severity, and the
+	// control characters found in the cues ([stripControls]): writing the
+	// output repairs each ([readerRepairs]).
 	structural []caption.Diagnostic
 	// dropped are the reader diagnostics for content it had to leave out.
 	dropped []caption.Diagnostic

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
@@ -25,9 +26,10 @@ const (
 // the reader met and read past (structural, rules-reference 7.2): the
 // cues it put in time order, the markup and time stamps it read despite
 // their syntax, the missing WebVTT header and a text encoding other than
-// UTF-8. Each is a change of the source cue the problem is in, or of the
-// whole file. sources maps out's cues to src's, as [fix.Result.Sources]
-// does. A problem in a cue the fixes removed is not reported: the removal
+// UTF-8; and the control characters the engine stripped from the cues
+// ([stripControls]), which structural lists with the reader's. Each is a
+// change of the source cue the problem is in, or of the whole file.
+// sources maps out's cues to src's, as [fix.Result.Sources] does. A problem in a cue the fixes removed is not reported: the removal
 // is. Content the reader had to drop (dropped, [droppedContent]) is not
 // repaired, so not reported either.
 //
@@ -53,16 +55,8 @@ func readerRepairs(structural, dropped []caption.Diagnostic, src, out *caption.T
 	// it, unless another cue starts on that line too, or content the
 	// reader dropped starts between the cue and the line: the line may be
 	// in that content.
-	cueAt := func(line int) (cue, outCue int, ok bool) {
-		if !byLines {
-			return fix.FileLevel, -1, true
-		}
-		if byLine == nil {
-			byLine = make([]int, len(src.Cues))
-			for i := range byLine {
-				byLine[i] = i
-			}
-			slices.SortStableFunc(byLine, func(a, b int) int { return src.Cues[a].SourceLine - src.Cues[b].SourceLine })
+	outOf := func(cue int) int {
+		if firstOut == nil {
 			firstOut = make([]int, len(src.Cues))
 			for i := range firstOut {
 				firstOut[i] = -1
@@ -77,6 +71,19 @@ func readerRepairs(structural, dropped []caption.Diagnostic, src, out *caption.T
 				}
 			}
 		}
+		return firstOut[cue]
+	}
+	cueAt := func(line int) (cue, outCue int, ok bool) {
+		if !byLines {
+			return fix.FileLevel, -1, true
+		}
+		if byLine == nil {
+			byLine = make([]int, len(src.Cues))
+			for i := range byLine {
+				byLine[i] = i
+			}
+			slices.SortStableFunc(byLine, func(a, b int) int { return src.Cues[a].SourceLine - src.Cues[b].SourceLine })
+		}
 		past, _ := slices.BinarySearchFunc(byLine, line+1, func(i, l int) int { return src.Cues[i].SourceLine - l })
 		if past == 0 {
 			return fix.FileLevel, -1, true
@@ -89,7 +96,8 @@ func readerRepairs(structural, dropped []caption.Diagnostic, src, out *caption.T
 		if i, _ := slices.BinarySearch(droppedAt, from); i < len(droppedAt) && droppedAt[i] <= line {
 			return fix.FileLevel, -1, true
 		}
-		return cue, firstOut[cue], firstOut[cue] >= 0
+		o := outOf(cue)
+		return cue, o, o >= 0
 	}
 	for _, d := range structural {
 		if d.Severity == caption.SeverityError {
@@ -126,6 +134,13 @@ func readerRepairs(structural, dropped []caption.Diagnostic, src, out *caption.T
 		case caption.CodeEncodingNotUTF8:
 			c.Action = actionReencode
 			c.Message = "text written as UTF-8; " + d.Message
+		case CodeControlCharacter:
+			// The engine found these in a cue, not the reader on a line,
+			// so the cue is known whatever the format.
+			c.Action = actionStripControl
+			c.CueIndex = *d.CueIndex
+			ok = outOf(c.CueIndex) >= 0
+			c.Message = "control characters left out of the cue's " + strings.TrimPrefix(d.Message, controlsIn)
 		default:
 			continue
 		}

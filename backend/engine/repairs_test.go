@@ -27,6 +27,9 @@ func TestReaderRepairs(t *testing.T) {
 	markup := func(line int) caption.Diagnostic {
 		return diag(caption.CodeInvalidMarkup, caption.SeverityWarning, line)
 	}
+	control := func(cue int) caption.Diagnostic {
+		return caption.Diagnostic{Code: CodeControlCharacter, Severity: caption.SeverityWarning, Line: 99, CueIndex: &cue, Message: controlsIn + "text: U+001B"}
+	}
 	tests := []struct {
 		name    string
 		src     *caption.Track // nil: src
@@ -58,6 +61,10 @@ func TestReaderRepairs(t *testing.T) {
 		{name: "dropped content on the cue's own line: the file", dropped: dropped(5), diag: markup(5), format: format.VTT, want: fix.FileLevel},
 		{name: "a line two cues share names neither: the file", src: oneLine, out: oneLine,
 			diag: diag(caption.CodeCuesOutOfOrder, caption.SeverityWarning, 1), format: format.SRT, want: fix.FileLevel},
+		{name: "control characters: their cue, whatever its line", diag: control(1), format: format.SRT, want: 1},
+		{name: "control characters in TTML: still their cue", src: ttml, out: ttml, diag: control(2), format: format.VTT, want: 2},
+		{name: "control characters in a cue the fixes removed: no change", out: &caption.Track{Cues: []caption.Cue{cue(1, "a"), cue(9, "c")}},
+			sources: []int{0, 2}, diag: control(1), format: format.SRT, wantNil: true},
 		{name: "TTML elements nest and share lines, so a line names no paragraph: the file", src: ttml, out: ttml,
 			diag: diag(caption.CodeInvalidTimestamp, caption.SeverityWarning, 7), format: format.SRT, want: fix.FileLevel},
 	}

@@ -29,6 +29,10 @@ type Request struct {
 	// declare one (WebVTT, TTML, the IR; not SRT) then does. A language
 	// the file declares is kept. "" adds none.
 	Language string
+	// AllDiagnostics returns every entry of every list of the result.
+	// Without it each list keeps the first [MaxPerCode] entries of each
+	// code and counts the rest ([Report.Omitted], [Result.Omitted]).
+	AllDiagnostics bool
 }
 
 // options is a validated request.

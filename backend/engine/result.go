@@ -23,14 +23,18 @@ const (
 // Result is the outcome of [Engine.Process]; its JSON is the process
 // result of spec part 2.1 without the account fields the API adds.
 type Result struct {
-	Report              *Report              `json:"report"`
-	Output              string               `json:"output"`
-	AidedOutput         string               `json:"aidedOutput"`
-	AidedReport         *Report              `json:"aidedReport"`
-	Suggestions         []caption.Diagnostic `json:"suggestions"`
-	AidedSameAsDelivery bool                 `json:"aidedSameAsDelivery"`
-	DeliveryStatus      Status               `json:"deliveryStatus"`
-	AidedStatus         Status               `json:"aidedStatus"`
+	Report      *Report              `json:"report"`
+	Output      string               `json:"output"`
+	AidedOutput string               `json:"aidedOutput"`
+	AidedReport *Report              `json:"aidedReport"`
+	Suggestions []caption.Diagnostic `json:"suggestions"`
+	// Omitted counts, by code, the suggestions left out of Suggestions
+	// after the first [MaxPerCode] of each (list "suggestions"); absent
+	// when none was.
+	Omitted             []Omission `json:"omitted,omitempty"`
+	AidedSameAsDelivery bool       `json:"aidedSameAsDelivery"`
+	DeliveryStatus      Status     `json:"deliveryStatus"`
+	AidedStatus         Status     `json:"aidedStatus"`
 }
 
 // Report is the diagnostic report of one delivery.
@@ -63,6 +67,11 @@ type Report struct {
 	// Remaining lists the enforced problems still in the output; they are
 	// why a status is needs_attention.
 	Remaining []caption.Diagnostic `json:"remaining"`
+	// Omitted counts, by list and code, the entries Diagnostics, Fixes,
+	// Remaining and the standard's clause findings leave out after the
+	// first [MaxPerCode] of each code; absent when none was. The summary
+	// and the status count every entry.
+	Omitted []Omission `json:"omitted,omitempty"`
 	// Counting says how characters and words were counted.
 	Counting string `json:"counting"`
 	// PlatformNotes are facts about the preset's platform.

@@ -33,6 +33,10 @@ func (r *Result) EncodeJSONFields(e *jsonw.Encoder) {
 	r.AidedReport.encodeJSON(e, b)
 	e.Key("suggestions", false)
 	b.list(e, r.Suggestions)
+	if len(r.Omitted) > 0 {
+		e.Key("omitted", false)
+		encodeOmitted(e, r.Omitted)
+	}
 	e.Key("aidedSameAsDelivery", false)
 	e.Bool(r.AidedSameAsDelivery)
 	e.Key("deliveryStatus", false)
@@ -252,6 +256,10 @@ func (rep *Report) encodeJSON(e *jsonw.Encoder, b *blobs) {
 	fix.EncodeChanges(e, rep.Fixes)
 	e.Key("remaining", false)
 	b.list(e, rep.Remaining)
+	if len(rep.Omitted) > 0 {
+		e.Key("omitted", false)
+		encodeOmitted(e, rep.Omitted)
+	}
 	e.Key("counting", false)
 	e.String(rep.Counting)
 	if len(rep.PlatformNotes) > 0 {

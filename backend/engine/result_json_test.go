@@ -45,12 +45,14 @@ func sameAsEncodingJSON(t *testing.T, res *Result) {
 // TestEncodeJSONLong compares the encodings on results long enough to be
 // written through in many pieces, to be checked and encoded side by side
 // (parallelCheck, bigList), and graded against a standard; under -race it
-// is also the test of those goroutines.
+// is also the test of those goroutines. The lists are asked for whole:
+// capped ones are never long.
 func TestEncodeJSONLong(t *testing.T) {
 	eng := newTestEngine(t)
 	for _, std := range []string{"dcmp", "wcag-2.1-aa"} {
 		res, err := eng.Process(context.Background(), Request{
 			Filename: "long.srt", Data: synth.SRT(parallelCheck + 100), Preset: "vimeo", FixProfile: "auto-split-cps", Standard: std,
+			AllDiagnostics: true,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +64,7 @@ func TestEncodeJSONLong(t *testing.T) {
 	// problems are one shared list, encoded once, and the aided output is
 	// the delivery.
 	n := bigList + 100
-	res, err := eng.Process(context.Background(), Request{Filename: "fast.srt", Data: fastSRT(n), Preset: "youtube"})
+	res, err := eng.Process(context.Background(), Request{Filename: "fast.srt", Data: fastSRT(n), Preset: "youtube", AllDiagnostics: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"crypto/rand"
 	"io/fs"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -57,13 +58,19 @@ type Options struct {
 	MaxRequestBytes int64
 	// AnonDailyCap is the homepage converter's cap; 0 is [DefaultAnonDailyCap].
 	AnonDailyCap int
+	// MaxUploads and MaxUploadsPerClient bound the process requests in
+	// flight, overall (503 unavailable beyond it) and per client (429
+	// rate_limited); 0 is [DefaultMaxUploads], [DefaultMaxUploadsPerClient].
+	MaxUploads, MaxUploadsPerClient int
+	// BodyTimeout is how long a request body may take to arrive; 0 is
+	// [DefaultBodyTimeout].
+	BodyTimeout time.Duration
+	// MaxEngineRuns bounds the engine runs at once, the rest wait their
+	// turn; 0 is the number of CPUs Go may use (GOMAXPROCS).
+	MaxEngineRuns int
 	// CSRFKey signs the homepage converter's CSRF tokens; nil draws a
 	// random key, so tokens die with the process.
 	CSRFKey []byte
-	// LoginLimit limits sign-in attempts (POST /api/session) per client
-	// address through its burst limiter ([quota.Service.Allow] with the
-	// key "login:" + address); nil uses Quota's.
-	LoginLimit *quota.Service
 	// OwnerAccountID is the account a request through [TrustLocal] (the
 	// desktop window) acts as; empty refuses such requests 401.
 	OwnerAccountID string
@@ -71,6 +78,14 @@ type Options struct {
 	// (localhost, 127.0.0.1, ::1), such as the configured listen host.
 	// Any other Host is refused 403 (DNS-rebinding guard).
 	AllowedHosts []string
+	// Metrics receives request, engine, upload and refusal measurements;
+	// nil discards them.
+	Metrics Metrics
+	// AnonSalt salts the hash that names an anonymous client's quota pool,
+	// so the stored pool ids cannot be reversed to addresses by hashing
+	// every IPv4 address; a per-install secret. nil draws a random salt,
+	// which resets anonymous pools with the process.
+	AnonSalt []byte
 	// UI is the built browser UI (index.html and its assets), served at /
 	// and every path no route claims; nil, or no index.html, serves a
 	// plain "UI not built" page.
@@ -88,8 +103,12 @@ type handler struct {
 	openapi    []byte
 	maxRequest int64
 	anonCap    int
+	anonSalt   []byte
+	uploads    *uploadGate
+	bodyTime   time.Duration
+	engineRuns chan struct{}
+	metrics    Metrics
 	csrf       csrfSigner
-	loginLimit *quota.Service
 	ownerID    string
 	hosts      map[string]bool
 	ui         fs.FS
@@ -105,10 +124,7 @@ func New(opts Options) *echo.Echo {
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
-		loginLimit: opts.LoginLimit, ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
-	}
-	if h.loginLimit == nil {
-		h.loginLimit = opts.Quota
+		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
@@ -122,12 +138,20 @@ func New(opts Options) *echo.Echo {
 	if h.anonCap <= 0 {
 		h.anonCap = DefaultAnonDailyCap
 	}
-	key := opts.CSRFKey
-	if len(key) == 0 {
-		key = make([]byte, 32)
-		_, _ = rand.Read(key) // crypto/rand.Read never fails (Go 1.24+)
+	h.uploads = newUploadGate(opts.MaxUploads, opts.MaxUploadsPerClient)
+	if h.bodyTime = opts.BodyTimeout; h.bodyTime <= 0 {
+		h.bodyTime = DefaultBodyTimeout
 	}
-	h.csrf = csrfSigner{key: key}
+	runs := opts.MaxEngineRuns
+	if runs <= 0 {
+		runs = runtime.GOMAXPROCS(0)
+	}
+	h.engineRuns = make(chan struct{}, runs)
+	if h.metrics = opts.Metrics; h.metrics == nil {
+		h.metrics = noMetrics{}
+	}
+	h.csrf = csrfSigner{key: secretOr(opts.CSRFKey)}
+	h.anonSalt = secretOr(opts.AnonSalt)
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
@@ -137,4 +161,14 @@ func New(opts Options) *echo.Echo {
 	e.HTTPErrorHandler = h.handleError
 	h.routes(e)
 	return e
+}
+
+// secretOr returns key, or 32 random bytes when it is empty.
+func secretOr(key []byte) []byte {
+	if len(key) > 0 {
+		return key
+	}
+	key = make([]byte, 32)
+	_, _ = rand.Read(key) // crypto/rand.Read never fails (Go 1.24+)
+	return key
 }

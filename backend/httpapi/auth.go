@@ -106,8 +106,13 @@ func hasAny(a *account.Account, features []string) bool {
 	return false
 }
 
-// rateLimit applies the per-key burst limit: 429 rate_limited with
-// Retry-After (set by the error handler from details.retryAfterSeconds).
+// rateLimit applies the burst limits: the caller's own bucket (the key's,
+// or for a dashboard session or the desktop window the account's UI
+// bucket) and the bucket all callers of the account share, so that many
+// keys of one account do not multiply its burst. A refusal is 429
+// rate_limited with Retry-After (set by the error handler from
+// details.retryAfterSeconds), and details.bucket "account" when the shared
+// bucket is the empty one.
 func (h *handler) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		p := principalOf(c)
@@ -115,7 +120,7 @@ func (h *handler) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if p.Key != nil {
 			key = "key:" + p.Key.ID
 		}
-		if err := h.quota.Allow(key); err != nil {
+		if err := h.quota.AllowKey(p.Account.ID, key); err != nil {
 			return err
 		}
 		return next(c)

@@ -11,8 +11,10 @@ import (
 type createKeyRequest struct {
 	Name   string   `json:"name"`
 	Scopes []string `json:"scopes"`
-	// ExpiresAt is optional; absent means the default lifetime. It is
-	// parsed by expires, so a bad time is refused naming the field.
+	// ExpiresAt is optional; absent means the default lifetime, cut to
+	// [account.MaxKeyLifetime] and to the expiry of the key making the
+	// request. It is parsed by expires, so a bad time is refused naming
+	// the field.
 	ExpiresAt *string `json:"expiresAt"`
 }
 

@@ -95,6 +95,7 @@ func (h *handler) handleError(err error, c echo.Context) {
 	}
 	if s, ok := h.retryAfter(e); ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(s))
+		h.metrics.Refused(e.Code())
 	}
 	c.Set(ctxErrorCode, e.Code())
 	status := statusOf(e.Kind)
@@ -107,12 +108,13 @@ func (h *handler) handleError(err error, c echo.Context) {
 	}
 }
 
-// retryAfter returns the Retry-After seconds of a 429: for rate_limited
-// details.retryAfterSeconds, for quota_exceeded the time until
+// retryAfter returns the Retry-After seconds of a 429 or 503: for
+// rate_limited and unavailable details.retryAfterSeconds (an unavailable
+// error without it gets no header), for quota_exceeded the time until
 // details.resetsAt (the next UTC midnight); rounded up, at least one.
 func (h *handler) retryAfter(e *apperr.Error) (int, bool) {
 	switch e.Kind {
-	case apperr.RateLimited:
+	case apperr.RateLimited, apperr.Unavailable:
 		return wholeSeconds(e.Details["retryAfterSeconds"])
 	case apperr.QuotaExceeded:
 		var at time.Time

@@ -51,7 +51,8 @@ type testServer struct {
 }
 
 // newTestServer starts a server; edit adjusts its configuration. The
-// default burst limit is lifted so scenario tables are not rate limited.
+// default burst and upload limits are lifted so scenario tables and
+// concurrency tests are not rate limited.
 func newTestServer(t testing.TB, edit ...func(*server.Config)) *testServer {
 	t.Helper()
 	ts := &testServer{t: t, clock: testkit.NewClock(start), logs: &lockedBuffer{}}
@@ -62,6 +63,7 @@ func newTestServer(t testing.TB, edit ...func(*server.Config)) *testServer {
 	cfg.Now = ts.clock.Now
 	cfg.Logger = slog.New(slog.NewJSONHandler(ts.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6
+	cfg.MaxUploads, cfg.MaxUploadsPerClient = 1000, 1000
 	for _, f := range edit {
 		f(&cfg)
 	}

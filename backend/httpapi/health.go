@@ -23,6 +23,10 @@ func (h *handler) readyz(c echo.Context) error {
 	if h.ready != nil {
 		if err := h.ready(c.Request().Context()); err != nil {
 			h.log.Warn("readiness check failed", "error", err.Error())
+			// A store that says why (busy, with a retry hint) is passed on.
+			if e, ok := apperr.As(err); ok && e.Kind == apperr.Unavailable {
+				return e
+			}
 			return apperr.New(apperr.Unavailable, "the database does not answer").Wrap(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
@@ -71,7 +72,7 @@ func (h *handler) homepageProcess(c echo.Context) error {
 		}
 		return writeProcessResponse(c, newProcessResponse(res, in.includeExplain, ExplainNotEntitled))
 	}
-	pool, cap := anonPool(c.RealIP()), h.anonCap
+	pool, cap := anonPool(h.anonSalt, c.RealIP()), h.anonCap
 	if a != nil {
 		pool, cap = accountPool(a), a.DailyCap
 	}
@@ -112,11 +113,13 @@ func (h *handler) homepageAccount(c echo.Context) (*account.Account, error) {
 	return &p.Account, nil
 }
 
-// anonPool names an anonymous client's pool by a hash of its address, so
-// the store never holds the address itself.
-func anonPool(ip string) string {
-	sum := sha256.Sum256([]byte(ip))
-	return "anon:" + hex.EncodeToString(sum[:12])
+// anonPool names an anonymous client's pool by a keyed hash of its
+// address, so the store never holds the address itself, and without the
+// per-install salt the 2^32 IPv4 addresses cannot be hashed to find it.
+func anonPool(salt []byte, ip string) string {
+	m := hmac.New(sha256.New, salt)
+	m.Write([]byte(ip))
+	return "anon:" + hex.EncodeToString(m.Sum(nil)[:12])
 }
 
 type csrfResponse struct {

@@ -81,6 +81,11 @@ func (h *handler) accessLog(next echo.HandlerFunc) echo.HandlerFunc {
 			attrs = append(attrs, slog.String("code", code))
 		}
 		h.log.LogAttrs(req.Context(), slog.LevelInfo, "http request", attrs...)
+		route := c.Path()
+		if route == "" {
+			route = "unmatched"
+		}
+		h.metrics.ObserveRequest(route, req.Method, res.Status, time.Since(start))
 		return nil
 	}
 }
@@ -169,7 +174,9 @@ func (h *handler) rejectKeyInQuery(next echo.HandlerFunc) echo.HandlerFunc {
 
 // sizeGuard refuses a request whose declared Content-Length exceeds max
 // before reading a byte of it, and cuts off a body that grows past max
-// anyway (chunked encoding): both are 400 payload_too_large.
+// anyway (chunked encoding): both are 400 payload_too_large. The body must
+// also arrive within [Options.BodyTimeout] (400 bad_request, details.reason
+// "body_timeout").
 func (h *handler) sizeGuard(max int64) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
@@ -178,6 +185,7 @@ func (h *handler) sizeGuard(max int64) echo.MiddlewareFunc {
 				return requestTooLarge(max)
 			}
 			req.Body = http.MaxBytesReader(c.Response().Writer, req.Body, max)
+			h.limitBodyTime(c)
 			return next(c)
 		}
 	}
@@ -189,11 +197,16 @@ func requestTooLarge(max int64) *apperr.Error {
 }
 
 // asBodyError maps a failure to read the request body: past the size
-// guard it is payload_too_large, otherwise a bad request.
+// guard it is payload_too_large, too slow it is bad_request with
+// details.reason "body_timeout", otherwise a bad request.
 func asBodyError(err error) error {
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return requestTooLarge(mbe.Limit)
+	}
+	if isBodyTimeout(err) {
+		return apperr.New(apperr.BadRequest, "the request body did not arrive in time; send it faster or in a smaller request").
+			WithDetail("reason", "body_timeout").Wrap(err)
 	}
 	if _, ok := apperr.As(err); ok {
 		return err

@@ -9,6 +9,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -56,13 +57,25 @@ func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Res
 	return res, remaining, in, nil
 }
 
-// run reads the process form and runs the engine on it.
+// run reads the process form and runs the engine on it, once one of the
+// engine's slots is free: runs beyond [Options.MaxEngineRuns] wait their
+// turn (each holding an upload slot, so the queue is bounded) rather than
+// share the CPUs and all finish late.
 func (h *handler) run(r *http.Request) (*engine.Result, processForm, error) {
 	in, err := readProcessForm(r)
 	if err != nil {
 		return nil, in, err
 	}
-	res, err := h.engine.Process(r.Context(), in.req)
+	ctx := r.Context()
+	select {
+	case h.engineRuns <- struct{}{}:
+	case <-ctx.Done():
+		return nil, in, ctx.Err()
+	}
+	defer func() { <-h.engineRuns }()
+	start := time.Now()
+	res, err := h.engine.Process(ctx, in.req)
+	h.metrics.ObserveEngineRun(time.Since(start), err == nil)
 	return res, in, err
 }
 
@@ -77,7 +90,8 @@ const maxFieldBytes = 1 << 10
 
 // readProcessForm streams the multipart form (spec part 4): the file part
 // is read into memory once, never spooled to disk; unknown fields are
-// skipped. The body is already bounded by the size guard.
+// skipped; a known field sent twice is refused. The body is already
+// bounded by the size guard.
 func readProcessForm(r *http.Request) (processForm, error) {
 	var f processForm
 	mr, err := multipartReader(r)
@@ -85,7 +99,7 @@ func readProcessForm(r *http.Request) (processForm, error) {
 		return f, apperr.New(apperr.BadRequest, "the request must be multipart/form-data with a file field").
 			WithDetail("field", "file")
 	}
-	haveFile := false
+	seen := map[string]bool{}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
@@ -94,69 +108,57 @@ func readProcessForm(r *http.Request) (processForm, error) {
 		if err != nil {
 			return f, asBodyError(err)
 		}
-		if err := f.readPart(part, &haveFile, r.ContentLength); err != nil {
+		if err := f.readPart(part, seen); err != nil {
 			return f, err
 		}
 	}
-	if !haveFile {
+	if !seen["file"] {
 		return f, apperr.New(apperr.BadRequest, "the form has no file").WithDetail("field", "file")
+	}
+	// Read what follows the closing boundary, so the body's end lifts its
+	// deadline.
+	if _, err := io.Copy(io.Discard, r.Body); err != nil {
+		return f, asBodyError(err)
 	}
 	return f, nil
 }
 
-// multipartReader reads r's multipart/form-data body through a buffer of
-// up to 256 KiB: the part reader refills 4 KiB at a time, and reading the
-// socket directly would take a 4 MiB upload a thousand reads.
+// multipartReader reads r's multipart/form-data body through a 32 KiB
+// buffer: the part reader refills 4 KiB at a time, and reading the socket
+// directly would take a 4 MiB upload a thousand reads.
 func multipartReader(r *http.Request) (*multipart.Reader, error) {
 	mt, params, err := mime.ParseMediaType(r.Header.Get(echo.HeaderContentType))
 	if err != nil || mt != echo.MIMEMultipartForm || params["boundary"] == "" {
 		return nil, http.ErrNotMultipart
 	}
-	size := int64(256 << 10)
-	if r.ContentLength > 0 {
-		size = min(size, r.ContentLength)
-	}
-	return multipart.NewReader(bufio.NewReaderSize(r.Body, int(size)), params["boundary"]), nil
+	return multipart.NewReader(bufio.NewReaderSize(r.Body, 32<<10), params["boundary"]), nil
 }
 
-// readPart reads one part of the form. size is the request's declared
-// length (-1 when unknown), which the size guard has bounded: the file is
-// read into a buffer of about that size, not one grown by doubling. A
-// second file is refused: each would reserve that size again.
-func (f *processForm) readPart(part *multipart.Part, haveFile *bool, size int64) error {
+// readPart reads one part of the form; seen holds the names of the fields
+// read so far. The file grows with the bytes that arrive, never reserved
+// ahead from the declared length: a client that declares 4 MiB and sends
+// nothing costs nothing.
+func (f *processForm) readPart(part *multipart.Part, seen map[string]bool) error {
 	defer part.Close()
 	name := part.FormName()
-	if name == "file" {
-		if *haveFile {
-			return apperr.New(apperr.BadRequest, "the form has more than one file").WithDetail("field", "file")
-		}
-		var buf bytes.Buffer
-		if size > 0 {
-			// ReadFrom wants MinRead bytes free before every read, the
-			// last one too.
-			buf.Grow(int(size) + bytes.MinRead)
-		}
-		if _, err := buf.ReadFrom(part); err != nil {
-			return asBodyError(err)
-		}
-		f.req.Data, f.req.Filename, *haveFile = buf.Bytes(), part.FileName(), true
-		return nil
-	}
-	var dst *string
 	switch name {
-	case "preset":
-		dst = &f.req.Preset
-	case "fixProfile":
-		dst = &f.req.FixProfile
-	case "standard":
-		dst = &f.req.Standard
-	case "language":
-		dst = &f.req.Language
-	case "includeExplain":
+	case "file", "preset", "fixProfile", "standard", "language", "includeExplain", "allDiagnostics":
+		if seen[name] {
+			return apperr.New(apperr.BadRequest, "the form has the field %s more than once", name).WithDetail("field", name)
+		}
+		seen[name] = true
 	default:
 		if _, err := io.Copy(io.Discard, part); err != nil {
 			return asBodyError(err)
 		}
+		return nil
+	}
+	if name == "file" {
+		var buf bytes.Buffer
+		if _, err := buf.ReadFrom(part); err != nil {
+			return asBodyError(err)
+		}
+		f.req.Data, f.req.Filename = buf.Bytes(), part.FileName()
 		return nil
 	}
 	b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
@@ -166,18 +168,34 @@ func (f *processForm) readPart(part *multipart.Part, haveFile *bool, size int64)
 	if len(b) > maxFieldBytes {
 		return apperr.New(apperr.BadRequest, "the field %s is too long", name).WithDetail("field", name)
 	}
-	if dst != nil {
-		*dst = string(b)
+	v := string(b)
+	switch name {
+	case "preset":
+		f.req.Preset = v
+	case "fixProfile":
+		f.req.FixProfile = v
+	case "standard":
+		f.req.Standard = v
+	case "language":
+		f.req.Language = v
+	case "includeExplain":
+		return formBool(name, v, &f.includeExplain)
+	case "allDiagnostics":
+		return formBool(name, v, &f.req.AllDiagnostics)
+	}
+	return nil
+}
+
+// formBool reads a true/false field; empty leaves dst as it is.
+func formBool(name, v string, dst *bool) error {
+	if v == "" {
 		return nil
 	}
-	if len(b) == 0 {
-		return nil
-	}
-	v, err := strconv.ParseBool(string(b))
+	b, err := strconv.ParseBool(v)
 	if err != nil {
-		return apperr.New(apperr.BadRequest, "includeExplain must be true or false").WithDetail("field", name)
+		return apperr.New(apperr.BadRequest, "%s must be true or false", name).WithDetail("field", name)
 	}
-	f.includeExplain = v
+	*dst = b
 	return nil
 }
 

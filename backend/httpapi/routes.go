@@ -47,7 +47,7 @@ func (h *handler) routes(e *echo.Echo) {
 		mw := append(pre, h.authenticate, requireAccess(a), h.rateLimit)
 		v1.Add(method, path, handle, mw...)
 	}
-	add("POST", "/process", need(procW), h.process, h.sizeGuard(h.maxRequest))
+	add("POST", "/process", need(procW), h.uploadSlot(h.process), h.sizeGuard(h.maxRequest))
 	add("POST", "/explain", need(procW, pro, explain), notImplemented)
 	add("GET", "/me", need(account.ScopeAccountRead), h.me)
 	add("GET", "/usage", need(account.ScopeUsageRead), h.usage)
@@ -76,7 +76,7 @@ func (h *handler) routes(e *echo.Echo) {
 
 	// The homepage converter and its CSRF token: browser-only, no key.
 	e.GET("/api/csrf", h.csrfToken)
-	e.POST("/api/process", h.homepageProcess, h.browserOnly, h.sizeGuard(h.maxRequest))
+	e.POST("/api/process", h.uploadSlot(h.homepageProcess), h.browserOnly, h.sizeGuard(h.maxRequest))
 
 	// Dashboard sessions of the browser UI (not part of the v1 contract).
 	e.POST("/api/session", h.login, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))
@@ -86,7 +86,8 @@ func (h *handler) routes(e *echo.Echo) {
 	e.GET("/healthz", h.healthz)
 	e.GET("/readyz", h.readyz)
 
-	// The UI: every other GET path, with the single-page app's fallback.
+	// The UI: its files, and index.html for the paths a client-side route
+	// may take; any other path is a 404 envelope.
 	for _, p := range []string{"/", "/*"} {
 		e.GET(p, h.serveUI)
 		e.HEAD(p, h.serveUI)

@@ -22,19 +22,17 @@ const (
 )
 
 // login serves POST /api/session {email, password}: 200 with the
-// session's email, tier and CSRF token, and the session cookie. Attempts
-// are limited per client address (429 rate_limited); a failure is 401
-// unauthorized with one message whatever was wrong.
+// session's email, tier and CSRF token, and the session cookie. Failed
+// attempts slow down further ones on the same account from the same
+// address (429 rate_limited, see [account.Service.SignIn]); a failure is
+// 401 unauthorized with one message whatever was wrong.
 func (h *handler) login(c echo.Context) error {
-	if err := h.loginLimit.Allow("login:" + c.RealIP()); err != nil {
-		return err
-	}
 	var in loginRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	sess, token, err := h.accounts.Login(ctx, in.Email, in.Password)
+	sess, token, err := h.accounts.SignIn(ctx, in.Email, in.Password, c.RealIP())
 	if err != nil {
 		return err
 	}

@@ -10,13 +10,15 @@ import (
 )
 
 // serveUI serves the browser UI for every GET or HEAD path no route
-// claims: a file of [Options.UI] when one matches, index.html otherwise
-// (client-side routes of the single-page app), or a plain "not built"
-// page when the UI has no index.html. Paths under /api never fall back to
-// the UI: they stay 404 not_found envelopes.
+// claims: a file of [Options.UI] when one matches, index.html for "/" and
+// for a path a client-side route of the single-page app may take, or a
+// plain "not built" page when the UI has no index.html. Anything else is a
+// 404 not_found envelope: a path that looks like the API's in any case or
+// spelling (/API/V1/ME, //api/v1/usage, /apix), or a missing file.
 func (h *handler) serveUI(c echo.Context) error {
 	r, w := c.Request(), c.Response()
-	if p := r.URL.Path; p == "/api" || strings.HasPrefix(p, "/api/") {
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if !uiPath(name) {
 		return echo.ErrNotFound
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -27,14 +29,25 @@ func (h *handler) serveUI(c echo.Context) error {
 	if err != nil {
 		return h.uiPage(c, []byte(uiNotBuiltPage))
 	}
-	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 	if name != "" && name != "index.html" && !strings.HasSuffix(name, "/index.html") {
 		if st, err := fs.Stat(h.ui, name); err == nil && !st.IsDir() {
 			http.ServeFileFS(w, r, h.ui, name)
 			return nil
 		}
+		if path.Ext(name) != "" {
+			// A file name the build does not have: an asset of another
+			// build, or a probe. The page would be the wrong answer.
+			return echo.ErrNotFound
+		}
 	}
 	return h.uiPage(c, index)
+}
+
+// uiPath reports whether the cleaned path name (no leading slash) may be
+// the UI's: its first segment must not start with "api" in any case.
+func uiPath(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	return !strings.HasPrefix(strings.ToLower(first), "api")
 }
 
 // uiPage writes an HTML page of the UI. It is never cached without

@@ -45,7 +45,12 @@ func TestUIServed(t *testing.T) {
 		t.Errorf("HEAD: %d %q", r.status, r.body)
 	}
 	// The API never falls back to the UI.
-	for _, p := range []string{"/api/v1/nope", "/api/nope", "/api", "/api/v1/api-keys/x/y"} {
+	for _, p := range []string{"/api/v1/nope", "/api/nope", "/api", "/api/v1/api-keys/x/y",
+		"//api/v1/usage", "/API/V1/ME", "/Api", "/apix/v1/me", "/./api/v1/me", "/x/../api/v1/me"} {
+		wantError(t, ts.do(request{method: "GET", path: p, raw: true}), 404, "not_found")
+	}
+	// Nor does a file the build lacks.
+	for _, p := range []string{"/missing.js", "/assets/old-build.css"} {
 		wantError(t, ts.do(request{method: "GET", path: p, raw: true}), 404, "not_found")
 	}
 	if r := ts.get("/healthz", ""); r.status != 200 || !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {

@@ -6,7 +6,8 @@
 // ahead with the Append functions, to write them more than once or side
 // by side, are written through whole), and its output decodes to the same
 // values encoding/json's does (tests compare them); unlike encoding/json
-// it leaves <, > and & unescaped, as JSON allows.
+// it leaves <, > and & unescaped, as JSON allows. An [Indenter] indents
+// what an Encoder writes as it streams, for a person reading it.
 package jsonw
 
 import (

@@ -6,3 +6,10 @@ func (s *Service) Buckets() int {
 	defer s.mu.Unlock()
 	return len(s.buckets)
 }
+
+// AccountBuckets reports how many per-account buckets are held, for tests.
+func (s *Service) AccountBuckets() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.accounts)
+}

@@ -117,3 +117,105 @@ func TestAllowPrunesIdleBuckets(t *testing.T) {
 		t.Errorf("buckets after churn = %d, want at most the 100 recent keys", got)
 	}
 }
+
+// TestAllowKey: the keys of one account share a bucket twice the size
+// of a key's, so minting more keys buys no more requests.
+func TestAllowKey(t *testing.T) {
+	t.Parallel()
+	type call struct {
+		account, key string
+		advance      time.Duration
+		wantRetry    int    // 0: allowed
+		wantLimit    string // details.bucket of a refusal
+	}
+	tests := []struct {
+		name  string
+		opts  quota.Options
+		calls []call
+	}{
+		{
+			name: "defaults: one key bursts 20, the account 40",
+			calls: append(append(append(repeat(20, call{account: "a", key: "k1"}),
+				call{account: "a", key: "k1", wantRetry: 1}),
+				repeat(20, call{account: "a", key: "k2"})...),
+				call{account: "a", key: "k3", wantRetry: 1, wantLimit: "account"},
+				call{account: "b", key: "k4"}),
+		},
+		{
+			name: "many keys share the account's burst",
+			opts: quota.Options{BurstPerSecond: 1, Burst: 2},
+			calls: []call{
+				{account: "a", key: "k1"}, {account: "a", key: "k2"}, {account: "a", key: "k3"}, {account: "a", key: "k4"},
+				{account: "a", key: "k5", wantRetry: 1, wantLimit: "account"},
+				{account: "a", key: "k6", wantRetry: 1, wantLimit: "account"},
+				{account: "a", key: "k5", advance: time.Second / 2},
+				{account: "a", key: "k6", wantRetry: 1, wantLimit: "account"},
+			},
+		},
+		{
+			name: "a refusal by the key takes nothing from the account",
+			opts: quota.Options{BurstPerSecond: 0.5, Burst: 1, AccountBurstPerSecond: 0.5, AccountBurst: 2},
+			calls: []call{
+				{account: "a", key: "k1"},
+				{account: "a", key: "k1", wantRetry: 2}, {account: "a", key: "k1", wantRetry: 2},
+				{account: "a", key: "k2"},
+				{account: "a", key: "k3", wantRetry: 2, wantLimit: "account"},
+			},
+		},
+		{
+			name: "a refusal by the account takes nothing from the key",
+			opts: quota.Options{BurstPerSecond: 1, Burst: 2, AccountBurstPerSecond: 1, AccountBurst: 2},
+			calls: []call{
+				{account: "a", key: "k1"}, {account: "a", key: "k1"},
+				{account: "a", key: "k2", wantRetry: 1, wantLimit: "account"},
+				{account: "a", key: "k2", advance: 2 * time.Second},
+				{account: "a", key: "k2"},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+			tt.opts.Now = clock.Now
+			svc := quota.NewService(nil, tt.opts)
+			for i, c := range tt.calls {
+				clock.Advance(c.advance)
+				err := svc.AllowKey(c.account, c.key)
+				if c.wantRetry == 0 {
+					if err != nil {
+						t.Fatalf("call %d (%s/%s): %v, want allowed", i, c.account, c.key, err)
+					}
+					continue
+				}
+				e, ok := apperr.As(err)
+				if !ok || e.Kind != apperr.RateLimited {
+					t.Fatalf("call %d (%s/%s): %v, want rate_limited", i, c.account, c.key, err)
+				}
+				if got := e.Details["retryAfterSeconds"]; got != c.wantRetry {
+					t.Errorf("call %d: retryAfterSeconds = %#v, want %d", i, got, c.wantRetry)
+				}
+				if got, _ := e.Details["bucket"].(string); got != c.wantLimit {
+					t.Errorf("call %d: details.bucket = %q, want %q", i, got, c.wantLimit)
+				}
+			}
+		})
+	}
+}
+
+func TestAllowKeyPrunesIdleAccounts(t *testing.T) {
+	t.Parallel()
+	clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	svc := quota.NewService(nil, quota.Options{Now: clock.Now, BurstPerSecond: 1, Burst: 1})
+	for i := range 100 {
+		_ = svc.AllowKey(fmt.Sprintf("account-%d", i), fmt.Sprintf("key-%d", i))
+	}
+	if got := svc.AccountBuckets(); got != 100 {
+		t.Fatalf("account buckets = %d, want 100", got)
+	}
+	clock.Advance(2 * time.Minute)
+	_ = svc.AllowKey("fresh", "fresh-key")
+	if got, keys := svc.AccountBuckets(), svc.Buckets(); got != 1 || keys != 1 {
+		t.Errorf("after the idle span: %d account and %d key buckets, want 1 and 1", got, keys)
+	}
+}

@@ -1,9 +1,11 @@
-// Package server is CaptionQA's composition root: it opens the SQLite
-// database in the data folder, builds the services (account, quota,
-// engine), creates the owner account on first start, wires them into the
-// HTTP API (the TCP listener's [Server.Handler], guarded by a Host check,
-// and the desktop window's trusted [Server.DesktopHandler]) and runs the
-// listener with a graceful shutdown. Nothing else knows how the pieces
+// Package server is CaptionQA's composition root: it makes the data
+// folder private, opens the SQLite database and the per-install secret
+// in it, builds the services (account, quota, engine), creates the owner
+// account on first start, wires them into the HTTP API (the TCP
+// listener's [Server.Handler], guarded by a Host check, and the desktop
+// window's trusted [Server.DesktopHandler]) and runs the listener, over
+// TLS when given a certificate, and the optional Prometheus metrics
+// listener, with a graceful shutdown. Nothing else knows how the pieces
 // fit.
 package server
 
@@ -30,10 +32,8 @@ const (
 	DefaultOwnerEmail = "owner@localhost"
 	// DBFile is the database's name inside the data folder.
 	DBFile = "captionqa.db"
-	// DefaultLoginPerSecond and DefaultLoginBurst limit sign-in attempts
-	// per client address: ten at once, then one every five seconds.
-	DefaultLoginPerSecond = 0.2
-	DefaultLoginBurst     = 10
+	// InstallKeyFile holds the per-install secret inside the data folder.
+	InstallKeyFile = "install.key"
 )
 
 // Config is everything the server needs; [DefaultConfig] fills it, flags
@@ -43,7 +43,9 @@ const (
 type Config struct {
 	// Addr is the listen address, HOST:PORT; port 0 picks a free port.
 	Addr string
-	// DataDir holds the SQLite database (captionqa.db).
+	// DataDir holds the SQLite database (captionqa.db) and the
+	// per-install secret (install.key); Open makes it private to the
+	// user (folders 0700, files 0600).
 	DataDir string
 	// OwnerEmail names the owner account created on first start.
 	OwnerEmail string
@@ -62,6 +64,15 @@ type Config struct {
 	// AnonDailyCap is the homepage converter's daily cap per anonymous
 	// client (default 5).
 	AnonDailyCap int
+	// MaxUploads and MaxUploadsPerClient bound the process requests whose
+	// bodies are being received, overall (503 unavailable beyond it) and
+	// per client (429 rate_limited); 0 takes httpapi's defaults.
+	MaxUploads, MaxUploadsPerClient int
+	// BodyTimeout is how long a request body may take to arrive; 0 takes
+	// httpapi's default.
+	BodyTimeout time.Duration
+	// MaxEngineRuns bounds the engine runs at once; 0 is GOMAXPROCS.
+	MaxEngineRuns int
 	// ProDailyCap is the daily cap given to new pro accounts and to the
 	// owner when it is first created (default 1,000, at most 9,999).
 	ProDailyCap int
@@ -72,16 +83,31 @@ type Config struct {
 	// second sustained, bursts of 20).
 	BurstPerSecond float64
 	Burst          int
-	// LoginPerSecond and LoginBurst limit sign-in attempts per client
-	// address (default one every 5 s sustained, bursts of 10).
-	LoginPerSecond float64
-	LoginBurst     int
+	// LoginFreeFailures is how many wrong passwords an account may get
+	// from one address before each further one pauses sign-in to that
+	// account from that address (default 5); LoginMaxPause bounds the
+	// pause, which starts at one second and doubles (default 4 s).
+	LoginFreeFailures int
+	LoginMaxPause     time.Duration
 	// SessionTTL is the lifetime of a dashboard session (default 12 h).
 	SessionTTL time.Duration
 	// AllowedHosts are Host names the TCP listener accepts besides the
 	// loopback names and the host of Addr, such as the appliance's
 	// name on the LAN. Any other Host gets 403 (DNS-rebinding guard).
 	AllowedHosts []string
+	// TLSCertFile and TLSKeyFile, both or neither, make the listener
+	// serve HTTPS (TLS 1.2 or later) with this PEM certificate chain and
+	// key; session cookies are then Secure. Neither serves plain HTTP,
+	// meant for loopback: on any other address Listen logs a warning.
+	TLSCertFile string
+	TLSKeyFile  string
+	// MetricsAddr, HOST:PORT, starts a second listener serving only
+	// GET /metrics (Prometheus, plain HTTP, no authentication: keep it on
+	// loopback or a private network); empty has no metrics at all.
+	MetricsAddr string
+	// BusyTimeout is how long a write waits for a write lock another
+	// process holds before failing 503 unavailable (default 5 s).
+	BusyTimeout time.Duration
 	// UI is the browser UI served at /; nil is the embedded build
 	// (frontend.Dist). Tests put an fstest.MapFS here.
 	UI fs.FS
@@ -89,7 +115,9 @@ type Config struct {
 	ShutdownTimeout time.Duration
 
 	// DB is an already open database to use instead of opening
-	// DataDir/captionqa.db; the server does not close it. For tests.
+	// DataDir/captionqa.db; the server does not close it, and draws a
+	// random per-install secret instead of reading DataDir/install.key.
+	// For tests.
 	DB *sqlite.DB
 }
 
@@ -98,20 +126,20 @@ type Config struct {
 func DefaultConfig() Config {
 	dir, _ := DefaultDataDir()
 	return Config{
-		Addr:            DefaultAddr,
-		DataDir:         dir,
-		OwnerEmail:      DefaultOwnerEmail,
-		MaxRequestBytes: httpapi.DefaultMaxRequestBytes,
-		MaxInputBytes:   engine.DefaultMaxInputBytes,
-		AnonDailyCap:    httpapi.DefaultAnonDailyCap,
-		ProDailyCap:     account.DefaultProDailyCap,
-		DefaultKeyTTL:   account.DefaultKeyTTL,
-		BurstPerSecond:  quota.DefaultBurstPerSecond,
-		Burst:           quota.DefaultBurst,
-		LoginPerSecond:  DefaultLoginPerSecond,
-		LoginBurst:      DefaultLoginBurst,
-		SessionTTL:      account.DefaultSessionTTL,
-		ShutdownTimeout: 10 * time.Second,
+		Addr:              DefaultAddr,
+		DataDir:           dir,
+		OwnerEmail:        DefaultOwnerEmail,
+		MaxRequestBytes:   httpapi.DefaultMaxRequestBytes,
+		MaxInputBytes:     engine.DefaultMaxInputBytes,
+		AnonDailyCap:      httpapi.DefaultAnonDailyCap,
+		ProDailyCap:       account.DefaultProDailyCap,
+		DefaultKeyTTL:     account.DefaultKeyTTL,
+		BurstPerSecond:    quota.DefaultBurstPerSecond,
+		Burst:             quota.DefaultBurst,
+		LoginFreeFailures: quota.DefaultFreeFailures,
+		LoginMaxPause:     quota.DefaultMaxFailDelay,
+		SessionTTL:        account.DefaultSessionTTL,
+		ShutdownTimeout:   10 * time.Second,
 	}
 }
 

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,10 +14,13 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/httpapi"
+	"github.com/captionqa/captionqa/backend/metrics"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 	"github.com/captionqa/captionqa/frontend"
 )
+
+var _ httpapi.Metrics = (*metrics.Metrics)(nil)
 
 // Server is the headless CaptionQA service. Use [New], then
 // [Server.Open], then [Server.Listen] and [Server.Serve] (or only
@@ -31,9 +35,13 @@ type Server struct {
 	quota    *quota.Service
 	router   *echo.Echo
 	owner    Owner
+	tls      *tls.Config      // nil serves plain HTTP
+	metrics  *metrics.Metrics // nil without Config.MetricsAddr
 
-	ln   net.Listener
-	http *http.Server
+	ln          net.Listener
+	http        *http.Server
+	metricsLn   net.Listener
+	metricsHTTP *http.Server
 }
 
 // Owner is the owner account as the first start left it.
@@ -51,21 +59,37 @@ func New(cfg Config) *Server {
 	return &Server{cfg: cfg, log: cfg.logger()}
 }
 
-// Open opens the database, builds the services and the HTTP handler, and
-// creates the owner account (tier pro, every entitlement, a key with every
-// scope) if the database holds no account yet.
+// Open loads the TLS certificate if one is configured, makes the data
+// folder private (see [Config.DataDir]), opens the database and the
+// per-install secret (creating both on the first start), builds the
+// services and the HTTP handler, and creates the owner account (tier
+// pro, every entitlement, a key with every scope) if the database holds
+// no account yet.
 func (s *Server) Open(ctx context.Context) (err error) {
 	defer func() {
 		if err != nil {
 			_ = s.Close()
 		}
 	}()
+	// Before anything is written: a first start that failed later on a
+	// bad certificate would have shown the owner key's secret to no one.
+	if s.tls, err = s.cfg.tlsConfig(s.log, s.now()); err != nil {
+		return err
+	}
 	s.db = s.cfg.DB
+	installKey := randomSecret()
 	if s.db == nil {
 		if s.db, err = openDB(ctx, s.cfg.DataDir, &s.cfg); err != nil {
 			return err
 		}
 		s.ownDB = true
+		if installKey, err = installSecret(s.cfg.DataDir); err != nil {
+			return err
+		}
+	}
+	keys, err := deriveSecrets(installKey)
+	if err != nil {
+		return err
 	}
 	s.accounts = newAccounts(s.db, &s.cfg)
 	s.quota = newQuota(s.db, &s.cfg)
@@ -93,14 +117,30 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if ui == nil {
 		ui = frontend.Dist()
 	}
+	// A nil *metrics.Metrics in the interface would not read as "none".
+	var m httpapi.Metrics
+	if s.cfg.MetricsAddr != "" {
+		s.metrics = metrics.New()
+		m = s.metrics
+	}
 	s.router = httpapi.New(httpapi.Options{
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Logger: s.log, Now: s.cfg.Now,
-		Ready: s.db.Ping, OpenAPIJSON: contract,
+		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
-		LoginLimit: newLoginLimit(s.db, &s.cfg), OwnerAccountID: owner.ID,
-		AllowedHosts: s.cfg.allowedHosts(), UI: ui,
+		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,
+		BodyTimeout: s.cfg.BodyTimeout, MaxEngineRuns: s.cfg.MaxEngineRuns,
+		OwnerAccountID: owner.ID,
+		AllowedHosts:   s.cfg.allowedHosts(), UI: ui,
+		Metrics: m, AnonSalt: keys.anonSalt, CSRFKey: keys.csrfKey,
 	})
 	return nil
+}
+
+func (s *Server) now() time.Time {
+	if s.cfg.Now != nil {
+		return s.cfg.Now()
+	}
+	return time.Now()
 }
 
 // Handler returns the HTTP handler of every route (an *echo.Echo) as the
@@ -129,35 +169,73 @@ func (s *Server) Quota() *quota.Service { return s.quota }
 // one-time secret.
 func (s *Server) Owner() Owner { return s.owner }
 
-// Listen binds the configured address, so [Server.URL] is known before
-// [Server.Serve] runs.
+// Listen binds the configured address, and [Config.MetricsAddr] if set,
+// so [Server.URL] and [Server.MetricsURL] are known before [Server.Serve]
+// runs. Call it after Open. Plain HTTP on an address other than loopback
+// is served, with a warning in the log: keys, passwords and cookies would
+// cross the network in clear.
 func (s *Server) Listen() error {
+	if s.router == nil {
+		return errors.New("server: Listen before Open")
+	}
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("server: listen on %s: %w", s.cfg.Addr, err)
 	}
+	if s.metrics != nil {
+		mln, err := net.Listen("tcp", s.cfg.MetricsAddr)
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("server: metrics listen on %s: %w", s.cfg.MetricsAddr, err)
+		}
+		s.metricsLn = mln
+		if !isLoopback(mln.Addr()) {
+			s.log.Warn("serving /metrics without authentication on an address other than loopback; anyone who reaches it reads the server's counters",
+				"addr", mln.Addr().String())
+		}
+	}
 	s.ln = ln
+	if s.tls == nil && !isLoopback(ln.Addr()) {
+		s.log.Warn("serving plain HTTP on an address other than loopback: API keys, passwords and session cookies cross the network in clear; serve HTTPS with --tls-cert and --tls-key",
+			"addr", ln.Addr().String())
+	}
 	return nil
 }
 
-// URL returns the base address, such as http://127.0.0.1:8787; valid
-// after Listen.
+// URL returns the base address, such as http://127.0.0.1:8787 (https
+// with a certificate); valid after Listen.
 func (s *Server) URL() string {
 	if s.ln == nil {
 		return ""
 	}
-	return "http://" + s.ln.Addr().String()
+	scheme := "http://"
+	if s.tls != nil {
+		scheme = "https://"
+	}
+	return scheme + s.ln.Addr().String()
 }
 
-// Serve serves HTTP on the bound listener until ctx is done, then shuts
-// down gracefully: in-flight requests get [Config.ShutdownTimeout] to
-// finish. It returns nil after a clean shutdown.
+// MetricsURL returns the address of the metrics endpoint, such as
+// http://127.0.0.1:9464/metrics, or "" without one; valid after Listen.
+func (s *Server) MetricsURL() string {
+	if s.metricsLn == nil {
+		return ""
+	}
+	return "http://" + s.metricsLn.Addr().String() + "/metrics"
+}
+
+// Serve serves HTTP (HTTPS with a certificate) on the bound listener,
+// and the metrics on theirs, until ctx is done, then shuts both down
+// gracefully: in-flight requests get [Config.ShutdownTimeout] to finish.
+// It returns nil after a clean shutdown; if either listener fails, both
+// are shut down and the error returned.
 func (s *Server) Serve(ctx context.Context) error {
 	if s.ln == nil {
 		return errors.New("server: Serve before Listen")
 	}
 	s.http = &http.Server{
 		Handler:           s.router,
+		TLSConfig:         s.tls,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,
 		WriteTimeout:      2 * time.Minute,
@@ -166,12 +244,27 @@ func (s *Server) Serve(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	errc := make(chan error, 1)
-	go func() { errc <- s.http.Serve(s.ln) }()
+	servers := []*http.Server{s.http}
+	errc := make(chan error, 2)
+	go func() {
+		if s.tls != nil {
+			// The certificate is in TLSConfig already.
+			errc <- s.http.ServeTLS(s.ln, "", "")
+			return
+		}
+		errc <- s.http.Serve(s.ln)
+	}()
+	if s.metricsLn != nil {
+		s.metricsHTTP = newMetricsServer(s.metrics, s.log)
+		servers = append(servers, s.metricsHTTP)
+		go func() { errc <- s.metricsHTTP.Serve(s.metricsLn) }()
+	}
+	var failed error
 	select {
 	case err := <-errc:
-		return fmt.Errorf("server: serve: %w", err)
+		failed = fmt.Errorf("server: serve: %w", err)
 	case <-ctx.Done():
+		s.log.Info("shutting down")
 	}
 	timeout := s.cfg.ShutdownTimeout
 	if timeout <= 0 {
@@ -179,14 +272,26 @@ func (s *Server) Serve(ctx context.Context) error {
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	s.log.Info("shutting down")
-	if err := s.http.Shutdown(sctx); err != nil {
-		return fmt.Errorf("server: shutdown: %w", err)
+	errs := []error{failed}
+	for _, srv := range servers {
+		if err := srv.Shutdown(sctx); err != nil {
+			errs = append(errs, fmt.Errorf("server: shutdown: %w", err))
+		}
 	}
-	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("server: serve: %w", err)
+	// Every Serve has returned once Shutdown has; collect what is left.
+	for range len(servers) - boolInt(failed != nil) {
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, fmt.Errorf("server: serve: %w", err))
+		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Close releases what Open and Listen acquired, in reverse order.
@@ -194,6 +299,9 @@ func (s *Server) Close() error {
 	var errs []error
 	if s.ln != nil && s.http == nil {
 		errs = append(errs, s.ln.Close())
+	}
+	if s.metricsLn != nil && s.metricsHTTP == nil {
+		errs = append(errs, s.metricsLn.Close())
 	}
 	if s.ownDB && s.db != nil {
 		errs = append(errs, s.db.Close())

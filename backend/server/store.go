@@ -11,16 +11,17 @@ import (
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
 
-// openDB opens (creating if needed) the database in dir. The folder is
-// private to the user: it holds key hashes and account data.
+// openDB opens (creating if needed) the database in dir, after making
+// the folder private to the user ([privateDataDir]): it holds key hashes
+// and account data.
 func openDB(ctx context.Context, dir string, cfg *Config) (*sqlite.DB, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("server: no data folder configured")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("server: data folder: %w", err)
+	if err := privateDataDir(dir, cfg.logger()); err != nil {
+		return nil, err
 	}
-	db, err := sqlite.Open(ctx, filepath.Join(dir, DBFile), sqlite.Options{Now: cfg.Now})
+	db, err := sqlite.Open(ctx, filepath.Join(dir, DBFile), sqlite.Options{Now: cfg.Now, BusyTimeout: cfg.BusyTimeout})
 	if err != nil {
 		return nil, fmt.Errorf("server: open database in %s: %w", dir, err)
 	}
@@ -29,25 +30,13 @@ func openDB(ctx context.Context, dir string, cfg *Config) (*sqlite.DB, error) {
 
 func newAccounts(db *sqlite.DB, cfg *Config) *account.Service {
 	return account.NewService(db.Accounts(), account.Options{
-		Now: cfg.Now, DefaultKeyTTL: cfg.DefaultKeyTTL, ProDailyCap: cfg.ProDailyCap, SessionTTL: cfg.SessionTTL})
+		Now: cfg.Now, DefaultKeyTTL: cfg.DefaultKeyTTL, ProDailyCap: cfg.ProDailyCap, SessionTTL: cfg.SessionTTL,
+		Throttle: quota.NewFailures(quota.FailureOptions{Now: cfg.Now, Free: cfg.LoginFreeFailures, MaxDelay: cfg.LoginMaxPause})})
 }
 
 func newQuota(db *sqlite.DB, cfg *Config) *quota.Service {
 	return quota.NewService(db.Quotas(), quota.Options{
 		Now: cfg.Now, BurstPerSecond: cfg.BurstPerSecond, Burst: cfg.Burst})
-}
-
-// newLoginLimit returns the burst limiter of sign-in attempts, stricter
-// than the per-key one.
-func newLoginLimit(db *sqlite.DB, cfg *Config) *quota.Service {
-	perSecond, burst := cfg.LoginPerSecond, cfg.LoginBurst
-	if perSecond <= 0 {
-		perSecond = DefaultLoginPerSecond
-	}
-	if burst < 1 {
-		burst = DefaultLoginBurst
-	}
-	return quota.NewService(db.Quotas(), quota.Options{Now: cfg.Now, BurstPerSecond: perSecond, Burst: burst})
 }
 
 // Admin is what the admin commands need: the account and quota services

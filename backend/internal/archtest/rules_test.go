@@ -23,7 +23,7 @@ const (
 // relative to the module root.
 func layerOf(rel string) (layer, bool) {
 	switch {
-	case rel == "backend/apperr", rel == "backend/caption", rel == "backend/jsonw", rel == "backend/parallel", rel == "backend/gctune":
+	case rel == "backend/apperr", rel == "backend/caption", rel == "backend/jsonw", rel == "backend/parallel", rel == "backend/gctune", rel == "backend/name":
 		return layerLeaf, true
 	case strings.HasPrefix(rel, "backend/caption/"), in(rel, "backend/rules", "backend/preset", "backend/fix", "backend/standard"):
 		return layerEngine, true
@@ -31,7 +31,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerUseCase, true
 	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video"):
 		return layerDomain, true
-	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi"):
+	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi", "backend/metrics"):
 		return layerAdapter, true
 	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e"):
 		return layerRoot, true
@@ -59,6 +59,7 @@ func technologies() []technology {
 		{"os/exec", []string{"backend/video/ffmpeg", "frontend/bundle"}, "rule 4: only video/ffmpeg runs processes"},
 		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/dop251/goja", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
+		{"github.com/prometheus/", []string{"backend/metrics"}, "only metrics imports the Prometheus client"},
 		{"github.com/evanw/esbuild", []string{"frontend/bundle", "backend/jsrun"}, "rule 5: only frontend/bundle (and jsrun for syntax checks) import esbuild"},
 	}
 }

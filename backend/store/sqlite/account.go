@@ -10,7 +10,9 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
-// AccountStore keeps accounts and their API keys.
+// AccountStore keeps accounts, their API keys and sessions. Each write
+// returns [apperr.Unavailable] (details.retryAfterSeconds) if another
+// process holds the write lock past the busy timeout.
 type AccountStore struct{ db *DB }
 
 var _ account.Store = (*AccountStore)(nil)

@@ -25,6 +25,11 @@ func createKey(ctx context.Context, ex execer, k *account.Key, hash []byte) erro
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		k.ID, k.AccountID, k.Name, k.Prefix, hash, encodeList(k.Scopes), formatTime(k.CreatedAt),
 		formatTime(k.ExpiresAt), formatNullTime(k.RevokedAt), formatNullTime(k.LastUsedAt))
+	return keyInsertError(k, err)
+}
+
+// keyInsertError classifies the failure of inserting k.
+func keyInsertError(k *account.Key, err error) error {
 	switch {
 	case isUnique(err):
 		return apperr.New(apperr.Conflict, "api key already exists").Wrap(err)
@@ -32,6 +37,35 @@ func createKey(ctx context.Context, ex execer, k *account.Key, hash []byte) erro
 		return apperr.New(apperr.NotFound, "account not found").Wrap(err)
 	case err != nil:
 		return fmt.Errorf("sqlite: create api key %s: %w", k.ID, err)
+	}
+	return nil
+}
+
+// CreateKeyWithin inserts k with the hash of its secret unless the
+// account already holds maxActive keys that are neither revoked nor
+// expired at k.CreatedAt; then it inserts nothing and returns an error
+// wrapping [account.ErrTooManyKeys]. Counting and inserting are one
+// statement, which SQLite runs under its write lock, so concurrent
+// callers, in this process or another on the same file, never take the
+// account past maxActive. Other errors are those of CreateKey.
+func (s *AccountStore) CreateKeyWithin(ctx context.Context, k *account.Key, hash []byte, maxActive int) error {
+	// Times are stored as fixed-width RFC 3339 UTC text, so comparing the
+	// text compares the instants.
+	res, err := s.db.write.ExecContext(ctx, `INSERT INTO api_keys(id, account_id, name, prefix, hash, scopes, created_at, expires_at, revoked_at, last_used_at)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+		WHERE (SELECT COUNT(*) FROM api_keys WHERE account_id = ? AND revoked_at IS NULL AND expires_at > ?) < ?`,
+		k.ID, k.AccountID, k.Name, k.Prefix, hash, encodeList(k.Scopes), formatTime(k.CreatedAt),
+		formatTime(k.ExpiresAt), formatNullTime(k.RevokedAt), formatNullTime(k.LastUsedAt),
+		k.AccountID, formatTime(k.CreatedAt), maxActive)
+	if err := keyInsertError(k, err); err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("sqlite: create api key %s: %w", k.ID, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("sqlite: create api key %s: %d active: %w", k.ID, maxActive, account.ErrTooManyKeys)
 	}
 	return nil
 }

@@ -3,7 +3,10 @@
 // domain packages declare. Reads go through a pool of connections, writes
 // through a second pool of one connection (SQLite has one writer), both in
 // WAL mode with a busy timeout, so another process (the admin CLI) may
-// open the same file while the server runs.
+// open the same file while the server runs. A write that still finds the
+// write lock taken when the busy timeout ends fails with
+// [apperr.Unavailable] and a retry hint, and [DB.Ready] reports such a
+// lock at once.
 package sqlite
 
 import (
@@ -17,21 +20,27 @@ import (
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 )
 
-// busyTimeout is how long a connection waits for another's lock.
-const busyTimeout = 5 * time.Second
+// DefaultBusyTimeout is how long a connection waits for another's lock
+// before a write fails as busy ([Options.BusyTimeout]).
+const DefaultBusyTimeout = 5 * time.Second
 
 // Options configure [Open].
 type Options struct {
 	// Now returns the current time; default time.Now.
 	Now func() time.Time
+	// BusyTimeout is how long a write waits for the write lock another
+	// process holds before it fails with [apperr.Unavailable]; 0 is
+	// [DefaultBusyTimeout]. Tests shorten it.
+	BusyTimeout time.Duration
 }
 
 // DB is an open database.
 type DB struct {
 	read  *sql.DB
-	write *sql.DB
+	write writer
 	stmts prepared
 	now   func() time.Time
+	busy  time.Duration
 }
 
 // Open opens (creating if needed) the database at path and applies the
@@ -41,9 +50,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: open: empty path")
 	}
-	db := &DB{now: opts.Now}
+	db := &DB{now: opts.Now, busy: opts.BusyTimeout}
 	if db.now == nil {
 		db.now = time.Now
+	}
+	if db.busy <= 0 {
+		db.busy = DefaultBusyTimeout
 	}
 	if path == ":memory:" {
 		w, err := sql.Open("sqlite", memoryDSN())
@@ -54,15 +66,15 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		w.SetMaxOpenConns(1)
 		w.SetConnMaxLifetime(0)
 		w.SetConnMaxIdleTime(0)
-		db.read, db.write = w, w
+		db.read, db.write = w, db.writer(w)
 	} else {
-		w, err := sql.Open("sqlite", fileDSN(path, true))
+		w, err := sql.Open("sqlite", fileDSN(path, true, db.busy))
 		if err != nil {
 			return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 		}
 		w.SetMaxOpenConns(1)
-		db.write = w
-		r, err := sql.Open("sqlite", fileDSN(path, false))
+		db.write = db.writer(w)
+		r, err := sql.Open("sqlite", fileDSN(path, false, db.busy))
 		if err != nil {
 			w.Close()
 			return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -84,13 +96,13 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 // WAL, foreign keys and synchronous NORMAL. Writers begin transactions
 // IMMEDIATE, taking the write lock up front (waiting up to the busy
 // timeout) rather than failing when a read upgrades to a write.
-func fileDSN(path string, writer bool) string {
+func fileDSN(path string, write bool, busy time.Duration) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busy.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Add("_pragma", "synchronous(NORMAL)")
-	if writer {
+	if write {
 		q.Set("_txlock", "immediate")
 	} else {
 		q.Add("_pragma", "query_only(ON)")
@@ -107,7 +119,7 @@ func memoryDSN() string {
 // Close closes both pools.
 func (db *DB) Close() error {
 	err := errors.Join(db.stmts.close(), db.write.Close())
-	if db.read != db.write {
+	if db.read != db.write.DB {
 		err = errors.Join(err, db.read.Close())
 	}
 	if err != nil {
@@ -116,7 +128,8 @@ func (db *DB) Close() error {
 	return nil
 }
 
-// Ping checks that the database answers on both pools.
+// Ping checks that the database answers on both pools; [DB.Ready] also
+// checks that it can take a write.
 func (db *DB) Ping(ctx context.Context) error {
 	if err := db.write.PingContext(ctx); err != nil {
 		return fmt.Errorf("sqlite: ping: %w", err)

@@ -64,7 +64,9 @@ func (db *DB) applyMigration(ctx context.Context, name string) error {
 	})
 }
 
-// inTx runs fn in a write transaction, committing if it returns nil.
+// inTx runs fn in a write transaction, committing if it returns nil. A
+// busy database, at BEGIN (where an IMMEDIATE transaction takes the write
+// lock) or later, is [apperr.Unavailable].
 func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -72,10 +74,10 @@ func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
-		return err
+		return db.unavailable(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
+		return fmt.Errorf("sqlite: commit: %w", db.unavailable(err))
 	}
 	return nil
 }

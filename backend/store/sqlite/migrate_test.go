@@ -51,7 +51,12 @@ func TestMigrationsAppliedOnceAndRecorded(t *testing.T) {
 func TestPragmas(t *testing.T) {
 	t.Parallel()
 	db := openTemp(t, filepath.Join(t.TempDir(), "p.db"))
-	pools := map[string]*sql.DB{"read": db.read, "write": db.write}
+	// The readiness probe shortens the write connection's busy timeout
+	// for itself only.
+	if err := db.Ready(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pools := map[string]*sql.DB{"read": db.read, "write": db.write.DB}
 	tests := []struct {
 		pragma string
 		want   string

@@ -26,7 +26,7 @@ const (
 // prepares it again on each connection of its pool as needed.
 type prepared struct {
 	keyByPrefix, accountByID, used *sql.Stmt // on the read pool
-	take                           *sql.Stmt // on the write pool
+	take                           *sql.Stmt // on the write pool: run it through writer.row
 }
 
 // prepare prepares db's statements, after the migrations have made the
@@ -47,7 +47,7 @@ func (db *DB) prepare(ctx context.Context) error {
 		keyByPrefix: stmt(db.read, sqlKeyByPrefix),
 		accountByID: stmt(db.read, sqlAccountByID),
 		used:        stmt(db.read, sqlUsed),
-		take:        stmt(db.write, sqlTake),
+		take:        stmt(db.write.DB, sqlTake),
 	}
 	return err
 }

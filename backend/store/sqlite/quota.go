@@ -11,6 +11,8 @@ import (
 )
 
 // QuotaStore keeps the daily run counts, one row per pool and UTC day.
+// [QuotaStore.Take] returns [apperr.Unavailable] (details.retryAfterSeconds)
+// if another process holds the write lock past the busy timeout.
 type QuotaStore struct{ db *DB }
 
 var _ quota.Store = (*QuotaStore)(nil)
@@ -19,7 +21,7 @@ var _ quota.Store = (*QuotaStore)(nil)
 // statement (sqlTake). cap must be at least 1.
 func (s *QuotaStore) Take(ctx context.Context, pool string, day time.Time, cap int) (int, bool, error) {
 	var used int
-	err := s.db.stmts.take.QueryRowContext(ctx, pool, formatDay(day), cap).Scan(&used)
+	err := s.db.write.row(s.db.stmts.take.QueryRowContext(ctx, pool, formatDay(day), cap)).Scan(&used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}

@@ -93,6 +93,18 @@ export interface StandardReport {
   clauses: Clause[];
 }
 
+/**
+ * Omission counts the entries of one code a list leaves out: each list
+ * keeps the first 100 of a code unless the request asked for all.
+ */
+export interface Omission {
+  list: "diagnostics" | "fixes" | "remaining" | "findings" | "suggestions";
+  /** clause is the standard clause's id, for list "findings". */
+  clause?: string;
+  code: string;
+  count: number;
+}
+
 export interface Report {
   summary: string;
   preset: Preset;
@@ -105,6 +117,8 @@ export interface Report {
   diagnostics: Diagnostic[];
   fixes: Change[];
   remaining: Diagnostic[];
+  /** omitted counts what the lists above and the clauses' findings leave out. */
+  omitted?: Omission[];
   counting: string;
   platformNotes?: string[];
   standard?: StandardReport;
@@ -117,6 +131,8 @@ export interface ProcessResult {
   aidedOutput?: string;
   aidedReport?: Report;
   suggestions?: Diagnostic[];
+  /** omitted counts the suggestions left out (list "suggestions"). */
+  omitted?: Omission[];
   aidedSameAsDelivery?: boolean;
   deliveryStatus: DeliveryStatus;
   aidedStatus: DeliveryStatus;

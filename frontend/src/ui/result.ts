@@ -7,6 +7,7 @@ import { h, replace } from "../dom";
 import { download, mimeOf, outputName } from "../download";
 import { diagTable, valueText, type TableState } from "./diagtable";
 import { CLAUSE_LABELS, PRESET_LABELS, severityTag, statusBadge } from "./labels";
+import { omittedCount, omittedNote } from "./omitted";
 import { timeline } from "./timeline";
 
 export interface ResultState {
@@ -53,12 +54,12 @@ export function resultView(st: ResultState, remainingText: string): HTMLElement 
     ),
     h("p", { id: "summary", class: "summary" }, rep.summary),
     meta(rep),
-    section("diagnostics", `Diagnostics (${rep.diagnostics.length})`, table.el),
+    section("diagnostics", `Diagnostics (${rep.diagnostics.length + omittedCount(rep.omitted, "diagnostics")})`, table.el, omittedNote(rep.omitted, "diagnostics")),
     section("cue", "Cue detail", detail),
     section("tl", "Timeline", tl.el),
     rep.standard ? clausesView(rep) : null,
     outputsView(st),
-    section("fixes-s", `Fixes (${rep.fixes.length})`, fixesView(rep.fixes)),
+    section("fixes-s", `Fixes (${rep.fixes.length + omittedCount(rep.omitted, "fixes")})`, fixesView(rep.fixes), omittedNote(rep.omitted, "fixes")),
   );
   return view;
 }
@@ -115,13 +116,13 @@ function clausesView(rep: Report): HTMLElement {
         { id: "clauses", class: "data" },
         h("caption", { class: "visually-hidden" }, `Clauses of ${s.title}`),
         h("thead", null, h("tr", null, h("th", { scope: "col" }, "Clause"), h("th", { scope: "col" }, "Status"), h("th", { scope: "col" }, "Title"), h("th", { scope: "col" }, "Reason"), h("th", { scope: "col", class: "num" }, "Findings"))),
-        h("tbody", null, ...s.clauses.map(clauseRow)),
+        h("tbody", null, ...s.clauses.map((c) => clauseRow(c, c.findings.length + omittedCount(rep.omitted, "findings", c.id)))),
       ),
     ),
   );
 }
 
-function clauseRow(c: Clause): HTMLElement {
+function clauseRow(c: Clause, findings: number): HTMLElement {
   const l = CLAUSE_LABELS[c.status] ?? { icon: "?", text: c.status };
   return h(
     "tr",
@@ -130,7 +131,7 @@ function clauseRow(c: Clause): HTMLElement {
     h("td", null, h("span", { class: `badge clause-${c.status}` }, h("span", { "aria-hidden": "true", class: "badge-icon" }, l.icon), " ", l.text)),
     h("td", null, h("span", { class: "clause-title" }, c.title), h("span", { class: "muted small block" }, c.requirement)),
     h("td", null, c.reason ?? "—"),
-    h("td", { class: "num" }, String(c.findings.length)),
+    h("td", { class: "num" }, String(findings)),
   );
 }
 
