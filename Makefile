@@ -16,7 +16,7 @@ DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi
 
 .PHONY: all deps deps-debian deps-go ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
