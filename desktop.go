@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/captionqa/captionqa/app"
 	"github.com/captionqa/captionqa/backend/cli"
@@ -16,9 +15,10 @@ import (
 // The desktop command takes serve's flags and variables, so that it can
 // fall back to serve with the same arguments.
 const (
-	desktopUsage = "Usage: captionqa desktop [--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--log-format text|json] [--log-level LEVEL]\n\n" +
+	desktopUsage = "Usage: captionqa desktop [serve's flags: --addr, --data, --owner-email, --tls-cert/--tls-key, --allowed-host, --metrics-addr, --burst, --burst-rate, --pro-cap, --log-format, --log-level]\n\n" +
 		"Opens the CaptionQA window; the localhost API keeps listening on --addr for integrations.\n" +
 		"Without a display (DISPLAY and WAYLAND_DISPLAY unset) it runs captionqa serve instead.\n\nFlags:\n"
+	// The variables of --addr and --data, as cli.ServerFlags reads them.
 	envAddr = "CAPTIONQA_ADDR"
 	envData = "CAPTIONQA_DATA"
 )
@@ -49,48 +49,30 @@ func runDesktop(ctx context.Context, args []string, env cli.Env, getenv func(str
 }
 
 // desktopConfig parses the desktop command's flags into a server
-// configuration. ok is false when the command should exit with code
-// (--help, or a usage error already printed).
+// configuration with the parser serve uses (cli.ServerFlags), so every
+// serve flag and variable applies to the window too. ok is false when
+// the command should exit with code (--help, or a usage error already
+// printed).
 func desktopConfig(args []string, env cli.Env, getenv func(string) string) (cfg server.Config, code int, ok bool) {
-	cfg = server.DefaultConfig()
 	fs := flag.NewFlagSet("desktop", flag.ContinueOnError)
 	fs.SetOutput(env.Stderr)
 	fs.Usage = func() { fmt.Fprint(env.Stderr, desktopUsage); fs.PrintDefaults() }
-	addr := fs.String("addr", envOr(getenv, envAddr, cfg.Addr), "listen address HOST:PORT for integrations (env "+envAddr+")")
-	data := fs.String("data", envOr(getenv, envData, cfg.DataDir), "data folder holding captionqa.db (env "+envData+")")
-	fs.StringVar(&cfg.OwnerEmail, "owner-email", cfg.OwnerEmail, "email of the owner account created on first start")
-	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	config := cli.ServerFlags(fs, getenv, env.Stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return cfg, cli.ExitOK, false
 		}
 		return cfg, cli.ExitUsage, false
 	}
-	usage := func(format string, a ...any) (server.Config, int, bool) {
-		fmt.Fprintf(env.Stderr, "captionqa: "+format+"\n", a...)
+	if fs.NArg() != 0 {
+		fmt.Fprintln(env.Stderr, "captionqa: desktop takes no arguments")
 		return cfg, cli.ExitUsage, false
 	}
-	if fs.NArg() != 0 {
-		return usage("desktop takes no arguments")
+	cfg, err := config()
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
+		return cfg, cli.ExitUsage, false
 	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return usage("--log-level: %v", err)
-	}
-	var h slog.Handler
-	switch opts := (&slog.HandlerOptions{Level: level}); *logFormat {
-	case "text":
-		h = slog.NewTextHandler(env.Stderr, opts)
-	case "json":
-		h = slog.NewJSONHandler(env.Stderr, opts)
-	default:
-		return usage("--log-format must be text or json")
-	}
-	if *data == "" {
-		return usage("no data folder: set --data or %s", envData)
-	}
-	cfg.Addr, cfg.DataDir, cfg.Logger = *addr, *data, slog.New(h)
 	return cfg, cli.ExitOK, true
 }
 
@@ -101,11 +83,4 @@ func printStarted(w io.Writer, srv *server.Server, dataDir string) {
 	if owner := srv.Owner(); owner.Created {
 		fmt.Fprintf(w, "Created the owner account %s.\nOwner API key (shown once; store it now):\n  %s\n", owner.Email, owner.Secret)
 	}
-}
-
-func envOr(getenv func(string) string, name, def string) string {
-	if v := getenv(name); v != "" {
-		return v
-	}
-	return def
 }

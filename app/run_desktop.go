@@ -120,7 +120,8 @@ func (w *window) startServer() error {
 	}
 	w.log.Info("serving", "url", w.srv.URL())
 	go func() {
-		err := w.srv.Serve(serveCtx)
+		// Run also works the job queue and closes the store when done.
+		err := w.srv.Run(serveCtx)
 		if err != nil {
 			w.setErr(err)
 			w.log.Error("the localhost listener stopped", "err", err)

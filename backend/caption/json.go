@@ -34,13 +34,21 @@ func parseJSONText(text string) (*Track, Diagnostics) {
 	var d Diagnostics
 	t := &Track{Cues: []Cue{}}
 	// lineAt gives the line of the next value after offset off: the decoder's
-	// offset stops before the separating comma and whitespace.
+	// offset stops before the separating comma and whitespace. Offsets come
+	// in increasing order, so it counts on from the last one: counting from
+	// the start each time made a long document's read quadratic.
+	lineOff, lineNo := 0, 1
 	lineAt := func(off int64) int {
 		i := min(int(off), len(text))
 		for i < len(text) && strings.IndexByte(", \t\r\n", text[i]) >= 0 {
 			i++
 		}
-		return 1 + strings.Count(text[:i], "\n")
+		if i < lineOff {
+			return 1 + strings.Count(text[:i], "\n")
+		}
+		lineNo += strings.Count(text[lineOff:i], "\n")
+		lineOff = i
+		return lineNo
 	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	fail := func(err error) (*Track, Diagnostics) {

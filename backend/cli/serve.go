@@ -3,11 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math"
 	"net"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/account"
@@ -37,24 +35,7 @@ const (
 // owner account and prints its key's secret once.
 func runServe(ctx context.Context, args []string, env Env) int {
 	fs := newFlagSet("serve", serveUsage, env)
-	cfg := server.DefaultConfig()
-	if err := limitsFromEnv(&cfg); err != nil {
-		return usageError(env, "%v", err)
-	}
-	addr := fs.String("addr", envOr(envAddr, cfg.Addr), "listen address HOST:PORT (env "+envAddr+")")
-	data := fs.String("data", envOr(envData, cfg.DataDir), "data folder holding captionqa.db (env "+envData+")")
-	fs.StringVar(&cfg.OwnerEmail, "owner-email", cfg.OwnerEmail, "email of the owner account created on first start")
-	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "requests a key may send at once before the burst limit applies (env "+envBurst+")")
-	fs.Float64Var(&cfg.BurstPerSecond, "burst-rate", cfg.BurstPerSecond, "requests a second a key may keep sending after a burst (env "+envBurstRate+")")
-	fs.IntVar(&cfg.ProDailyCap, "pro-cap", cfg.ProDailyCap, fmt.Sprintf("daily successful runs given to new pro accounts and to the owner when first created, at most %d (env %s; account set --cap changes an existing account)", account.MaxProDailyCap, envProCap))
-	fs.StringVar(&cfg.TLSCertFile, "tls-cert", os.Getenv(envTLSCert), "serve HTTPS with this PEM certificate (chain); needs --tls-key (env "+envTLSCert+")")
-	fs.StringVar(&cfg.TLSKeyFile, "tls-key", os.Getenv(envTLSKey), "PEM private key of --tls-cert (env "+envTLSKey+")")
-	var hosts []string
-	fs.Func("allowed-host", "a Host name the listener accepts besides the loopback names and --addr's host, such as the appliance's name on the network; repeat for more (env "+envAllowedHosts+", comma-separated)",
-		func(v string) error { hosts = append(hosts, v); return nil })
-	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", os.Getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
-	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	config := ServerFlags(fs, os.Getenv, env.Stderr)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageFailed(err)
@@ -62,33 +43,10 @@ func runServe(ctx context.Context, args []string, env Env) int {
 	if len(pos) != 0 {
 		return usageError(env, "serve takes no arguments")
 	}
-	if err := checkLimits(cfg); err != nil {
+	cfg, err := config()
+	if err != nil {
 		return usageError(env, "%v", err)
 	}
-	if hosts == nil {
-		hosts = splitList(os.Getenv(envAllowedHosts))
-	}
-	cfg.AllowedHosts = hosts
-	if err := checkListeners(cfg); err != nil {
-		return usageError(env, "%v", err)
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
-		return usageError(env, "--log-level: %v", err)
-	}
-	opts := &slog.HandlerOptions{Level: level}
-	switch *logFormat {
-	case "text":
-		cfg.Logger = slog.New(slog.NewTextHandler(env.Stderr, opts))
-	case "json":
-		cfg.Logger = slog.New(slog.NewJSONHandler(env.Stderr, opts))
-	default:
-		return usageError(env, "--log-format must be text or json")
-	}
-	if *data == "" {
-		return usageError(env, "no data folder: set --data or %s", envData)
-	}
-	cfg.Addr, cfg.DataDir = *addr, *data
 
 	srv := server.New(cfg)
 	if err := srv.Open(ctx); err != nil {
@@ -107,30 +65,12 @@ func runServe(ctx context.Context, args []string, env Env) int {
 		fmt.Fprintf(env.Stdout, "Created the owner account %s.\nOwner API key (shown once; store it now):\n  %s\n", name.Escape(owner.Email), owner.Secret)
 	}
 	cfg.Logger.Info("serving", "url", srv.URL(), "data", cfg.DataDir, "metrics", srv.MetricsURL())
-	if err := srv.Serve(ctx); err != nil {
+	// Run serves until ctx is done, with the job queue and its sweeper,
+	// then shuts down in order and closes the store.
+	if err := srv.Run(ctx); err != nil {
 		return failed(env, err)
 	}
 	return ExitOK
-}
-
-// limitsFromEnv sets the limits their environment variables name; the
-// flags, parsed after, override them.
-func limitsFromEnv(cfg *server.Config) error {
-	for name, set := range map[string]func(string) error{
-		envBurst: func(v string) (err error) { cfg.Burst, err = strconv.Atoi(v); return err },
-		envBurstRate: func(v string) (err error) {
-			cfg.BurstPerSecond, err = strconv.ParseFloat(v, 64)
-			return err
-		},
-		envProCap: func(v string) (err error) { cfg.ProDailyCap, err = strconv.Atoi(v); return err },
-	} {
-		if v := os.Getenv(name); v != "" {
-			if err := set(v); err != nil {
-				return fmt.Errorf("%s=%q is not a number", name, v)
-			}
-		}
-	}
-	return nil
 }
 
 // checkLimits refuses limits that would lock every key out or pass the

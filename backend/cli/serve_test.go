@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/pem"
+	"flag"
 	"io"
 	"math/big"
 	"net"
@@ -18,6 +19,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/server"
 )
 
 // startServe runs "captionqa serve" on a free loopback port over a new
@@ -181,6 +184,62 @@ func TestServeAllowedHosts(t *testing.T) {
 					t.Errorf("Host %s: %d, want %d", host, res.StatusCode, want)
 				}
 			}
+		})
+	}
+}
+
+// TestServerFlags: serve and desktop build their config with the same
+// parser, flags over variables over defaults.
+func TestServerFlags(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		check   func(t *testing.T, cfg server.Config)
+		wantErr string
+	}{
+		{"flags", []string{"--burst", "3", "--pro-cap", "7", "--burst-rate", "1.5", "--data", "/d", "--allowed-host", "qa.lan", "--metrics-addr", "127.0.0.1:9464"}, nil,
+			func(t *testing.T, cfg server.Config) {
+				if cfg.Burst != 3 || cfg.ProDailyCap != 7 || cfg.BurstPerSecond != 1.5 || cfg.DataDir != "/d" ||
+					len(cfg.AllowedHosts) != 1 || cfg.AllowedHosts[0] != "qa.lan" || cfg.MetricsAddr != "127.0.0.1:9464" || cfg.Logger == nil {
+					t.Errorf("cfg = %+v", cfg)
+				}
+			}, ""},
+		{"env", []string{"--data", "/d"}, map[string]string{envBurst: "4", envProCap: "8", envAllowedHosts: "a.lan, b.lan", envTLSCert: "c.pem", envTLSKey: "k.pem"},
+			func(t *testing.T, cfg server.Config) {
+				if cfg.Burst != 4 || cfg.ProDailyCap != 8 || len(cfg.AllowedHosts) != 2 || cfg.TLSCertFile != "c.pem" || cfg.TLSKeyFile != "k.pem" {
+					t.Errorf("cfg = %+v", cfg)
+				}
+			}, ""},
+		{"flag wins over env", []string{"--burst", "3", "--data", "/d"}, map[string]string{envBurst: "9"},
+			func(t *testing.T, cfg server.Config) {
+				if cfg.Burst != 3 {
+					t.Errorf("burst %d", cfg.Burst)
+				}
+			}, ""},
+		{"bad env", []string{"--data", "/d"}, map[string]string{envProCap: "many"}, nil, "is not a number"},
+		{"pro cap too high", []string{"--pro-cap", "100000", "--data", "/d"}, nil, nil, "--pro-cap"},
+		{"cert without key", []string{"--tls-cert", "c.pem", "--data", "/d"}, nil, nil, "go together"},
+		{"bad log format", []string{"--log-format", "xml", "--data", "/d"}, nil, nil, "--log-format"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fs := flag.NewFlagSet("test", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			build := ServerFlags(fs, func(k string) string { return tc.env[k] }, io.Discard)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := build()
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, cfg)
 		})
 	}
 }

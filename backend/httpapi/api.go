@@ -22,6 +22,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 )
 
@@ -43,6 +44,9 @@ type Options struct {
 	Accounts *account.Service
 	Quota    *quota.Service
 	Engine   *engine.Engine
+	// Projects serves the project routes; nil answers them 503
+	// unavailable (spec 7.2: backing store not configured).
+	Projects *project.Service
 	// Logger receives one line per request and every internal error; nil
 	// discards.
 	Logger *slog.Logger
@@ -97,6 +101,7 @@ type handler struct {
 	accounts   *account.Service
 	quota      *quota.Service
 	engine     *engine.Engine
+	projects   *project.Service
 	log        *slog.Logger
 	now        func() time.Time
 	ready      func(ctx context.Context) error
@@ -121,7 +126,7 @@ func New(opts Options) *echo.Echo {
 		panic("httpapi: New needs Accounts, Quota and Engine")
 	}
 	h := &handler{
-		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine,
+		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,

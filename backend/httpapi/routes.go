@@ -56,8 +56,15 @@ func (h *handler) routes(e *echo.Echo) {
 	add("DELETE", "/api-keys/:keyId", need(account.ScopeKeysWrite, keys), h.revokeKey)
 	add("GET", "/webhook", need(account.ScopeWebhooksRead, pro), notImplemented)
 	add("PUT", "/webhook", need(account.ScopeWebhooksWrite, pro), notImplemented)
-	add("GET", "/projects", need(exportsR), notImplemented)
-	add("POST", "/projects/:id/diff", need(exportsW, drift), notImplemented)
+	// Routes that take IR hold an upload slot, as process does: their
+	// bodies are as large.
+	add("POST", "/projects", need(exportsW), h.withProjects(h.uploadSlot(h.createProject)), h.irBodyGuard)
+	add("GET", "/projects", need(exportsR), h.withProjects(h.listProjects))
+	add("GET", "/projects/:id", need(exportsR), h.withProjects(h.getProject))
+	add("DELETE", "/projects/:id", need(exportsW), h.withProjects(h.deleteProject))
+	add("GET", "/projects/:id/revisions", need(exportsR), h.withProjects(h.listRevisions))
+	add("PUT", "/projects/:id/ir", need(exportsW), h.withProjects(h.uploadSlot(h.putIR)), h.sizeGuard(MaxIRBodyBytes))
+	add("POST", "/projects/:id/diff", need(exportsW, drift), h.withProjects(h.uploadSlot(h.diffProject)), h.sizeGuard(MaxIRBodyBytes))
 	add("POST", "/media/upload", needAny(exportsW, extract, render), notImplemented)
 	add("POST", "/media/upload/:uploadId/complete", needAny(exportsW, extract, render), notImplemented)
 	add("GET", "/export-templates", need(exportsR, exports), notImplemented)

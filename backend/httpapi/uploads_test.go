@@ -184,3 +184,37 @@ func TestRepeatedFormField(t *testing.T) {
 		}
 	}
 }
+
+// TestEngineRunsQueue: with one engine slot, concurrent runs wait their
+// turn and all succeed; none is refused or lost.
+func TestEngineRunsQueue(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.MaxEngineRuns = 1 })
+	pro := ts.pro("pro@example.com")
+	long := strings.Repeat(readySRT, 200)
+	errs := make(chan string, 6)
+	for range 6 {
+		go func() {
+			body, ctype := form(t, long, nil)
+			req, _ := http.NewRequest("POST", ts.URL+"/api/v1/process", body)
+			req.Header.Set("Authorization", "Bearer "+pro)
+			req.Header.Set("Content-Type", ctype)
+			res, err := ts.raw.Do(req)
+			if err != nil {
+				errs <- err.Error()
+				return
+			}
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				errs <- res.Status
+				return
+			}
+			errs <- ""
+		}()
+	}
+	for range 6 {
+		if e := <-errs; e != "" {
+			t.Errorf("a queued run: %s", e)
+		}
+	}
+}

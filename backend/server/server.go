@@ -15,6 +15,7 @@ import (
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/metrics"
+	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 	"github.com/captionqa/captionqa/frontend"
@@ -33,6 +34,7 @@ type Server struct {
 	ownDB    bool
 	accounts *account.Service
 	quota    *quota.Service
+	projects *project.Service
 	router   *echo.Echo
 	owner    Owner
 	tls      *tls.Config      // nil serves plain HTTP
@@ -93,6 +95,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.accounts = newAccounts(s.db, &s.cfg)
 	s.quota = newQuota(s.db, &s.cfg)
+	s.projects = project.NewService(s.db.Projects(), project.Options{Now: s.cfg.Now})
 	eng, err := NewEngine(s.cfg.MaxInputBytes)
 	if err != nil {
 		return err
@@ -124,7 +127,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		m = s.metrics
 	}
 	s.router = httpapi.New(httpapi.Options{
-		Accounts: s.accounts, Quota: s.quota, Engine: eng, Logger: s.log, Now: s.cfg.Now,
+		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,

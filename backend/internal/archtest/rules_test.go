@@ -14,8 +14,8 @@ const (
 	layerLeaf    layer = iota // apperr, caption, jsonw, parallel, gctune
 	layerEngine               // codecs, format, rules, preset, fix, standard
 	layerUseCase              // engine, drift, explain
-	layerDomain               // account, quota, project, ...
-	layerAdapter              // store/sqlite, jsrun, video/ffmpeg, httpapi
+	layerDomain               // account, quota, project, blob, ...
+	layerAdapter              // store/sqlite (and its River queue), blob/fsblob, jsrun, video/ffmpeg, httpapi
 	layerRoot                 // server, cli, app, main
 )
 
@@ -29,9 +29,9 @@ func layerOf(rel string) (layer, bool) {
 		return layerEngine, true
 	case in(rel, "backend/engine", "backend/drift", "backend/explain"):
 		return layerUseCase, true
-	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video"):
+	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video", "backend/blob"):
 		return layerDomain, true
-	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi", "backend/metrics"):
+	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi", "backend/metrics", "backend/blob/fsblob"):
 		return layerAdapter, true
 	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e"):
 		return layerRoot, true
@@ -60,6 +60,9 @@ func technologies() []technology {
 		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/dop251/goja", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/prometheus/", []string{"backend/metrics"}, "only metrics imports the Prometheus client"},
+		// River's types stay in the store adapter, which alone holds the
+		// *sql.DB and *sql.Tx its driver needs; Postgres swaps the driver.
+		{"github.com/riverqueue/", []string{"backend/store/sqlite"}, "only store/sqlite imports River (the job queue's adapter)"},
 		{"github.com/evanw/esbuild", []string{"frontend/bundle", "backend/jsrun"}, "rule 5: only frontend/bundle (and jsrun for syntax checks) import esbuild"},
 	}
 }

@@ -124,7 +124,12 @@ var wantOperations = []contract.Operation{
 	{Method: "GET", Path: "/api/v1/openapi.json"},
 	{Method: "POST", Path: "/api/v1/process"},
 	{Method: "GET", Path: "/api/v1/projects"},
+	{Method: "POST", Path: "/api/v1/projects"},
+	{Method: "DELETE", Path: "/api/v1/projects/{id}"},
+	{Method: "GET", Path: "/api/v1/projects/{id}"},
 	{Method: "POST", Path: "/api/v1/projects/{id}/diff"},
+	{Method: "PUT", Path: "/api/v1/projects/{id}/ir"},
+	{Method: "GET", Path: "/api/v1/projects/{id}/revisions"},
 	{Method: "GET", Path: "/api/v1/usage"},
 	{Method: "GET", Path: "/api/v1/webhook"},
 	{Method: "PUT", Path: "/api/v1/webhook"},
@@ -139,6 +144,8 @@ func TestOperations(t *testing.T) {
 	implemented := map[string]bool{
 		"/api/v1/openapi.json": true, "/api/v1/process": true, "/api/v1/me": true,
 		"/api/v1/usage": true, "/api/v1/api-keys": true, "/api/v1/api-keys/{keyId}": true,
+		"/api/v1/projects": true, "/api/v1/projects/{id}": true, "/api/v1/projects/{id}/revisions": true,
+		"/api/v1/projects/{id}/ir": true, "/api/v1/projects/{id}/diff": true,
 	}
 	var want []contract.Operation
 	for _, op := range wantOperations {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -42,8 +43,8 @@ func TestMigrationsAppliedOnceAndRecorded(t *testing.T) {
 			got = append(got, name)
 		}
 		rows.Close()
-		if len(got) != 2 || got[0] != "migrations/0001_init.sql" || got[1] != "migrations/0002_sessions.sql" {
-			t.Errorf("schema_migrations = %v, want [migrations/0001_init.sql migrations/0002_sessions.sql]", got)
+		if want := []string{"migrations/0001_init.sql", "migrations/0002_sessions.sql", "migrations/0003_projects.sql"}; !slices.Equal(got, want) {
+			t.Errorf("schema_migrations = %v, want %v", got, want)
 		}
 	}
 }

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/server"
+)
+
+// ServerFlags declares on fs every flag of the server's configuration,
+// the one parser `captionqa serve` and `captionqa desktop` share: --addr,
+// --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
+// --tls-key, --allowed-host, --metrics-addr, --log-format and
+// --log-level, each defaulting to its environment variable read through
+// getenv (a flag wins over its variable). After fs.Parse, the returned
+// function builds the server.Config, with a logger writing to logs; its
+// error is a usage error, worded for the command line.
+func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) func() (server.Config, error) {
+	cfg := server.DefaultConfig()
+	envOr := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	// Numeric variables are parsed when the config is built, so that a
+	// bad one is a usage error like a bad flag.
+	var envErr error
+	numEnv := func(name string, set func(string) error) {
+		if v := getenv(name); v != "" && envErr == nil {
+			if err := set(v); err != nil {
+				envErr = fmt.Errorf("%s=%q is not a number", name, v)
+			}
+		}
+	}
+	numEnv(envBurst, func(v string) (err error) { cfg.Burst, err = strconv.Atoi(v); return err })
+	numEnv(envBurstRate, func(v string) (err error) { cfg.BurstPerSecond, err = strconv.ParseFloat(v, 64); return err })
+	numEnv(envProCap, func(v string) (err error) { cfg.ProDailyCap, err = strconv.Atoi(v); return err })
+
+	fs.StringVar(&cfg.Addr, "addr", envOr(envAddr, cfg.Addr), "listen address HOST:PORT (env "+envAddr+")")
+	fs.StringVar(&cfg.DataDir, "data", envOr(envData, cfg.DataDir), "data folder holding captionqa.db and blobs/ (env "+envData+")")
+	fs.StringVar(&cfg.OwnerEmail, "owner-email", cfg.OwnerEmail, "email of the owner account created on first start")
+	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "requests a key may send at once before the burst limit applies (env "+envBurst+")")
+	fs.Float64Var(&cfg.BurstPerSecond, "burst-rate", cfg.BurstPerSecond, "requests a second a key may keep sending after a burst (env "+envBurstRate+")")
+	fs.IntVar(&cfg.ProDailyCap, "pro-cap", cfg.ProDailyCap, fmt.Sprintf("daily successful runs given to new pro accounts and to the owner when first created, at most %d (env %s; account set --cap changes an existing account)", account.MaxProDailyCap, envProCap))
+	fs.StringVar(&cfg.TLSCertFile, "tls-cert", getenv(envTLSCert), "serve HTTPS with this PEM certificate (chain); needs --tls-key (env "+envTLSCert+")")
+	fs.StringVar(&cfg.TLSKeyFile, "tls-key", getenv(envTLSKey), "PEM private key of --tls-cert (env "+envTLSKey+")")
+	var hosts []string
+	fs.Func("allowed-host", "a Host name the listener accepts besides the loopback names and --addr's host, such as the appliance's name on the network; repeat for more (env "+envAllowedHosts+", comma-separated)",
+		func(v string) error { hosts = append(hosts, v); return nil })
+	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
+	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+
+	return func() (server.Config, error) {
+		if envErr != nil {
+			return cfg, envErr
+		}
+		if err := checkLimits(cfg); err != nil {
+			return cfg, err
+		}
+		if hosts == nil {
+			hosts = splitList(getenv(envAllowedHosts))
+		}
+		cfg.AllowedHosts = hosts
+		if err := checkListeners(cfg); err != nil {
+			return cfg, err
+		}
+		var level slog.Level
+		if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+			return cfg, fmt.Errorf("--log-level: %v", err)
+		}
+		opts := &slog.HandlerOptions{Level: level}
+		switch *logFormat {
+		case "text":
+			cfg.Logger = slog.New(slog.NewTextHandler(logs, opts))
+		case "json":
+			cfg.Logger = slog.New(slog.NewJSONHandler(logs, opts))
+		default:
+			return cfg, fmt.Errorf("--log-format must be text or json")
+		}
+		if cfg.DataDir == "" {
+			return cfg, fmt.Errorf("no data folder: set --data or %s", envData)
+		}
+		return cfg, nil
+	}
+}

@@ -1,0 +1,31 @@
+package server
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/captionqa/captionqa/backend/blob"
+	"github.com/captionqa/captionqa/backend/store/sqlite"
+)
+
+// openQueue migrates River's tables in db and returns the job queue with
+// its workers, not started. With blobs and known both set it runs the
+// orphan-blob sweeper over "artifacts/" every 10 minutes, deleting
+// objects over an hour old that known does not report
+// ([sqlite.SweepOptions]); known is the artifact store's lookup, and
+// without one nothing is swept (an object could not be told from an
+// orphan).
+func openQueue(ctx context.Context, db *sqlite.DB, blobs blob.Store, known blob.Known, cfg *Config) (*sqlite.Queue, error) {
+	opts := sqlite.QueueOptions{Logger: cfg.logger().With("component", "queue"), Now: cfg.Now}
+	if blobs != nil && known != nil {
+		opts.Sweep = &sqlite.SweepOptions{
+			Blobs: blobs, Known: known,
+			Prefix: sqlite.DefaultSweepPrefix, Every: sqlite.DefaultSweepEvery, OlderThan: sqlite.DefaultSweepOlder,
+		}
+	}
+	q, err := db.OpenQueue(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("server: open job queue: %w", err)
+	}
+	return q, nil
+}

@@ -1,0 +1,99 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/blob"
+)
+
+// Run runs the server until ctx is done: it binds the listeners if
+// [Server.Listen] has not, opens the blob store and the job queue (River's
+// tables migrate on the first start), starts the workers and the periodic
+// sweeper, and serves HTTP. When ctx is done it stops accepting requests
+// and stops fetching jobs at once, gives in-flight requests and running
+// jobs [Config.ShutdownTimeout] to finish (jobs still running then are
+// canceled and retried on the next start), and closes the store last
+// ([Server.Close]; calling Close again is harmless). Call it after
+// [Server.Open]. It returns nil after a clean shutdown, else the first
+// failure joined with any of the shutdown.
+func (s *Server) Run(ctx context.Context) (err error) {
+	defer func() { err = errors.Join(err, s.Close()) }()
+	if s.router == nil {
+		return errors.New("server: Run before Open")
+	}
+	if s.ln == nil {
+		if err := s.Listen(); err != nil {
+			return err
+		}
+	}
+	// A signal during the start still gets a clean stop: the migration
+	// is short (bounded by the busy timeout), so it is not canceled.
+	jobs, err := s.openJobs(context.WithoutCancel(ctx))
+	if err != nil {
+		return err
+	}
+	return runLifecycle(ctx, s.Serve, jobs, s.shutdownTimeout())
+}
+
+// openJobs opens the job queue on the server's database, with the blob
+// store of the data folder for the sweeper when there is a data folder
+// (tests that hand in Config.DB may have none).
+//
+// TODO(issue 13): the artifact store's Known lookup goes in place of nil
+// below; until then the sweeper is off (see openQueue).
+func (s *Server) openJobs(ctx context.Context) (jobRunner, error) {
+	var blobs blob.Store
+	if s.cfg.DataDir != "" {
+		b, err := openBlobs(s.cfg.DataDir, &s.cfg)
+		if err != nil {
+			return nil, err
+		}
+		blobs = b
+	}
+	var known blob.Known // the artifact store's lookup, once there is one
+	return openQueue(ctx, s.db, blobs, known, &s.cfg)
+}
+
+func (s *Server) shutdownTimeout() time.Duration {
+	if s.cfg.ShutdownTimeout <= 0 {
+		return 10 * time.Second
+	}
+	return s.cfg.ShutdownTimeout
+}
+
+// jobRunner is what the lifecycle needs of the job queue
+// (*sqlite.Queue).
+type jobRunner interface {
+	Start(ctx context.Context) error
+	Stop(ctx context.Context) error
+}
+
+// runLifecycle starts jobs, then serves until ctx is done or serving
+// fails; the jobs' stop begins with the HTTP shutdown (serve's own, on
+// ctx done) and has the same bound, timeout, so the whole shutdown takes
+// at most about timeout. Jobs that a request enqueued during the
+// shutdown stay in the database for the next start.
+func runLifecycle(ctx context.Context, serve func(context.Context) error, jobs jobRunner, timeout time.Duration) error {
+	if err := jobs.Start(ctx); err != nil {
+		return err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopped := make(chan error, 1)
+	go func() {
+		<-runCtx.Done()
+		sctx, done := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+		defer done()
+		if err := jobs.Stop(sctx); err != nil {
+			stopped <- fmt.Errorf("server: stop jobs: %w", err)
+			return
+		}
+		stopped <- nil
+	}()
+	serveErr := serve(runCtx)
+	cancel() // serving failed without ctx done: stop the jobs too
+	return errors.Join(serveErr, <-stopped)
+}
