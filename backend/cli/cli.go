@@ -39,6 +39,7 @@ func commands() []command {
 		{"serve", "run the localhost HTTP API (headless)", runServe},
 		{"account", "manage accounts: create, list, set, set-password", runAccount},
 		{"key", "manage API keys: create, list, revoke", runKey},
+		{"project", "manage projects: create, list, diff, export", runProject},
 	}
 }
 

@@ -47,6 +47,11 @@ type Options struct {
 	// Projects serves the project routes; nil answers them 503
 	// unavailable (spec 7.2: backing store not configured).
 	Projects *project.Service
+	// Exports runs exports and finds artifacts, and Links signs their
+	// download links; either nil answers the export and artifact routes
+	// 503 unavailable.
+	Exports *project.Exporter
+	Links   *project.LinkSigner
 	// Logger receives one line per request and every internal error; nil
 	// discards.
 	Logger *slog.Logger
@@ -102,6 +107,8 @@ type handler struct {
 	quota      *quota.Service
 	engine     *engine.Engine
 	projects   *project.Service
+	exports    *project.Exporter
+	links      *project.LinkSigner
 	log        *slog.Logger
 	now        func() time.Time
 	ready      func(ctx context.Context) error
@@ -127,6 +134,7 @@ func New(opts Options) *echo.Echo {
 	}
 	h := &handler{
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
+		exports: opts.Exports, links: opts.Links,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,

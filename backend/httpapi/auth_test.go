@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -48,6 +49,7 @@ func v1Routes() []v1Route {
 		{"GET", "/api/v1/projects/:id/revisions", exR, nil, false},
 		{"PUT", "/api/v1/projects/:id/ir", exW, nil, false},
 		{"POST", "/api/v1/projects/:id/diff", exW, []string{account.FeatureCaptionDrift}, false},
+		{"POST", "/api/v1/projects/:id/exports", exW, nil, false},
 		{"POST", "/api/v1/media/upload", exW, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}, true},
 		{"POST", "/api/v1/media/upload/:uploadId/complete", exW, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}, true},
 		{"GET", "/api/v1/export-templates", exR, []string{adv}, true},
@@ -61,7 +63,7 @@ func v1Routes() []v1Route {
 		{"POST", "/api/v1/jobs/render", exW, []string{account.FeatureCaptionRender}, true},
 		{"GET", "/api/v1/jobs/:jobId", exR, nil, true},
 		{"DELETE", "/api/v1/jobs/:jobId", exW, nil, true},
-		{"GET", "/api/v1/artifacts/:artifactId", exR, nil, true},
+		{"GET", "/api/v1/artifacts/:artifactId", exR, nil, false},
 	}
 }
 
@@ -164,7 +166,7 @@ func TestAuthMatrix(t *testing.T) {
 			lacking = r.features
 		}
 		feats := slices.DeleteFunc(account.Features(), func(f string) bool { return slices.Contains(lacking, f) })
-		_, noFeature := ts.account("lacking"+string(rune('a'+i))+"@example.com", account.TierPro, nil, feats...)
+		_, noFeature := ts.account(fmt.Sprintf("lacking%d@example.com", i), account.TierPro, nil, feats...)
 		wantFeature := lacking[0]
 
 		cases := []struct {

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -74,7 +76,12 @@ func (h *handler) listRevisions(c echo.Context) error {
 
 // putIR serves PUT /api/v1/projects/{id}/ir: 200 with the project at its
 // new revision, 409 when baseRevision is not current.
+// The timeline comes as JSON {ir, baseRevision} or as a multipart form
+// with a caption file and baseRevision.
 func (h *handler) putIR(c echo.Context) error {
+	if isMultipart(c.Request()) {
+		return h.putFile(c)
+	}
 	var in putIRRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
@@ -92,6 +99,30 @@ func (h *handler) putIR(c echo.Context) error {
 	return c.JSON(http.StatusOK, NewProjectView(p))
 }
 
+// putFile serves PUT /api/v1/projects/{id}/ir with a caption file.
+func (h *handler) putFile(c echo.Context) error {
+	form, err := readProjectForm(c.Request(), "file", "baseRevision")
+	if err != nil {
+		return err
+	}
+	if form.file == nil {
+		return missingField("file")
+	}
+	v, ok := form.fields["baseRevision"]
+	if !ok {
+		return missingField("baseRevision")
+	}
+	base, err := strconv.Atoi(v)
+	if err != nil {
+		return apperr.New(apperr.BadRequest, "baseRevision must be a whole number").WithDetail("field", "baseRevision")
+	}
+	p, err := h.projects.PutFile(c.Request().Context(), principalOf(c).Account.ID, c.Param("id"), form.file, base)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, NewProjectView(p))
+}
+
 // deleteProject serves DELETE /api/v1/projects/{id}.
 func (h *handler) deleteProject(c echo.Context) error {
 	id := c.Param("id")
@@ -103,17 +134,46 @@ func (h *handler) deleteProject(c echo.Context) error {
 
 // diffProject serves POST /api/v1/projects/{id}/diff: the drift between
 // the project's current timeline and a candidate; nothing is stored.
+// The candidate comes as JSON (ir or afterIr) or, so that an editor can
+// drop a caption file as it is, as a multipart form with a file.
 func (h *handler) diffProject(c echo.Context) error {
-	var in diffRequest
-	if err := bindJSON(c, &in); err != nil {
+	in, err := readDiffRequest(c)
+	if err != nil {
 		return err
 	}
-	res, err := h.projects.Diff(c.Request().Context(), principalOf(c).Account.ID, c.Param("id"),
-		project.DiffInput{IR: in.IR, AfterIR: in.AfterIR, BaseIRRevision: in.BaseIRRevision})
+	res, err := h.projects.Diff(c.Request().Context(), principalOf(c).Account.ID, c.Param("id"), in)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, driftDiff{Result: res.Result, CurrentIRRevision: res.CurrentIRRevision})
+}
+
+// readDiffRequest binds the body of POST /api/v1/projects/{id}/diff: JSON
+// {ir|afterIr, baseIrRevision}, or a form with a file and baseIrRevision.
+func readDiffRequest(c echo.Context) (project.DiffInput, error) {
+	if !isMultipart(c.Request()) {
+		var in diffRequest
+		if err := bindJSON(c, &in); err != nil {
+			return project.DiffInput{}, err
+		}
+		return project.DiffInput{IR: in.IR, AfterIR: in.AfterIR, BaseIRRevision: in.BaseIRRevision}, nil
+	}
+	form, err := readProjectForm(c.Request(), "file", "baseIrRevision")
+	if err != nil {
+		return project.DiffInput{}, err
+	}
+	in := project.DiffInput{File: form.file}
+	if v, ok := form.fields["baseIrRevision"]; ok {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return in, apperr.New(apperr.BadRequest, "baseIrRevision must be a whole number").WithDetail("field", "baseIrRevision")
+		}
+		in.BaseIRRevision = &n
+	}
+	if in.File == nil {
+		return in, apperr.New(apperr.BadRequest, "the form has no file").WithDetail("field", "file").WithDetail("reason", "required")
+	}
+	return in, nil
 }
 
 // irBodyGuard is the size guard of a route that takes IR: a multipart
@@ -143,17 +203,27 @@ func readCreateProject(c echo.Context) (project.New, error) {
 		}
 		return project.New{Name: in.Name, IR: in.IR}, nil
 	}
-	return readProjectForm(c.Request())
+	form, err := readProjectForm(c.Request(), "file", "name")
+	if err != nil {
+		return project.New{}, err
+	}
+	return project.New{Name: form.fields["name"], File: form.file}, nil
 }
 
-// readProjectForm streams the multipart form of POST /api/v1/projects:
-// name, and an optional file read into memory. Unknown fields are
-// skipped; a known field sent twice is refused.
-func readProjectForm(r *http.Request) (project.New, error) {
-	var in project.New
+// projectForm is a bound multipart form of the project routes.
+type projectForm struct {
+	file   *project.File
+	fields map[string]string
+}
+
+// readProjectForm streams a multipart form with the named fields ("file"
+// read into memory, the others short text). Unknown fields are skipped;
+// a known field sent twice is refused.
+func readProjectForm(r *http.Request, known ...string) (projectForm, error) {
+	form := projectForm{fields: map[string]string{}}
 	mr, err := multipartReader(r)
 	if err != nil {
-		return in, apperr.New(apperr.BadRequest, "the request must be multipart/form-data or JSON").WithDetail("reason", "content_type")
+		return form, apperr.New(apperr.BadRequest, "the request must be multipart/form-data or JSON").WithDetail("reason", "content_type")
 	}
 	seen := map[string]bool{}
 	for {
@@ -162,38 +232,37 @@ func readProjectForm(r *http.Request) (project.New, error) {
 			break
 		}
 		if err != nil {
-			return in, asBodyError(err)
+			return form, asBodyError(err)
 		}
-		if err := readProjectPart(part.FormName(), part, part.FileName(), &in, seen); err != nil {
-			return in, err
+		if err := form.readPart(part, known, seen); err != nil {
+			return form, err
 		}
 	}
 	if _, err := io.Copy(io.Discard, r.Body); err != nil {
-		return in, asBodyError(err)
+		return form, asBodyError(err)
 	}
-	return in, nil
+	return form, nil
 }
 
-func readProjectPart(field string, part io.ReadCloser, filename string, in *project.New, seen map[string]bool) error {
+func (form *projectForm) readPart(part *multipart.Part, known []string, seen map[string]bool) error {
 	defer part.Close()
-	switch field {
-	case "name", "file":
-		if seen[field] {
-			return apperr.New(apperr.BadRequest, "the form has the field %s more than once", field).WithDetail("field", field)
-		}
-		seen[field] = true
-	default:
+	field := part.FormName()
+	if !slices.Contains(known, field) {
 		if _, err := io.Copy(io.Discard, part); err != nil {
 			return asBodyError(err)
 		}
 		return nil
 	}
+	if seen[field] {
+		return apperr.New(apperr.BadRequest, "the form has the field %s more than once", field).WithDetail("field", field)
+	}
+	seen[field] = true
 	if field == "file" {
 		var buf bytes.Buffer
 		if _, err := buf.ReadFrom(part); err != nil {
 			return asBodyError(err)
 		}
-		in.File = &project.File{Name: filename, Data: buf.Bytes()}
+		form.file = &project.File{Name: part.FileName(), Data: buf.Bytes()}
 		return nil
 	}
 	b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
@@ -201,9 +270,9 @@ func readProjectPart(field string, part io.ReadCloser, filename string, in *proj
 		return asBodyError(err)
 	}
 	if len(b) > maxFieldBytes {
-		return apperr.New(apperr.BadRequest, "the field name is too long").WithDetail("field", "name").WithDetail("reason", "too_long")
+		return apperr.New(apperr.BadRequest, "the field %s is too long", field).WithDetail("field", field).WithDetail("reason", "too_long")
 	}
-	in.Name = string(b)
+	form.fields[field] = string(b)
 	return nil
 }
 

@@ -65,6 +65,7 @@ func (h *handler) routes(e *echo.Echo) {
 	add("GET", "/projects/:id/revisions", need(exportsR), h.withProjects(h.listRevisions))
 	add("PUT", "/projects/:id/ir", need(exportsW), h.withProjects(h.uploadSlot(h.putIR)), h.sizeGuard(MaxIRBodyBytes))
 	add("POST", "/projects/:id/diff", need(exportsW, drift), h.withProjects(h.uploadSlot(h.diffProject)), h.sizeGuard(MaxIRBodyBytes))
+	add("POST", "/projects/:id/exports", need(exportsW), h.withExports(h.createExport), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/media/upload", needAny(exportsW, extract, render), notImplemented)
 	add("POST", "/media/upload/:uploadId/complete", needAny(exportsW, extract, render), notImplemented)
 	add("GET", "/export-templates", need(exportsR, exports), notImplemented)
@@ -78,12 +79,16 @@ func (h *handler) routes(e *echo.Echo) {
 	add("POST", "/jobs/render", need(exportsW, render), notImplemented)
 	add("GET", "/jobs/:jobId", need(exportsR), notImplemented)
 	add("DELETE", "/jobs/:jobId", need(exportsW), notImplemented)
-	add("GET", "/artifacts/:artifactId", need(exportsR), notImplemented)
+	add("GET", "/artifacts/:artifactId", need(exportsR), h.withExports(h.artifactLink))
 	v1.GET("/openapi.json", h.openAPI)
 
 	// The homepage converter and its CSRF token: browser-only, no key.
 	e.GET("/api/csrf", h.csrfToken)
 	e.POST("/api/process", h.uploadSlot(h.homepageProcess), h.browserOnly, h.sizeGuard(h.maxRequest))
+
+	// Signed artifact downloads: the link is the credential, no key.
+	e.GET(DownloadPrefix+":artifactId", h.withExports(h.download))
+	e.HEAD(DownloadPrefix+":artifactId", h.withExports(h.download))
 
 	// Dashboard sessions of the browser UI (not part of the v1 contract).
 	e.POST("/api/session", h.login, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))

@@ -12,9 +12,12 @@ import (
 
 // DiffInput is what [Service.Diff] compares against a project's current
 // timeline. IR and AfterIR are the same field under two names (spec part
-// 4 names both); at least one is required.
+// 4 names both); File is a caption file in any format the engine reads,
+// read as [Service.Create] reads one. Exactly one of them is required
+// (IR and AfterIR count as one when equal).
 type DiffInput struct {
 	IR, AfterIR *string
+	File        *File
 	// BaseIRRevision, when set, is the revision the candidate was derived
 	// from: the diff is refused if the project has moved on since.
 	BaseIRRevision *int
@@ -29,7 +32,9 @@ type DiffResult struct {
 // Diff compares the candidate timeline in in with the project's current
 // one (see package drift for how cues are matched). It returns:
 //   - [apperr.BadRequest] (details.field "ir", "reason" "required") when
-//     neither IR nor AfterIR is set, and the errors of [Service.Get];
+//     neither IR, AfterIR nor File is set, (details.field "file", "reason"
+//     "ambiguous") when File comes with IR or AfterIR, and the errors of
+//     [Service.Get];
 //   - [apperr.Conflict] with details.reason "ir_mismatch" when IR and
 //     AfterIR are both set and differ (which one the caller meant cannot
 //     be guessed), "project_empty" when the project has no timeline yet,
@@ -42,6 +47,10 @@ type DiffResult struct {
 func (s *Service) Diff(ctx context.Context, accountID, id string, in DiffInput) (*DiffResult, error) {
 	field, text := "ir", in.IR
 	switch {
+	case in.File != nil && (in.IR != nil || in.AfterIR != nil):
+		return nil, apperr.New(apperr.BadRequest, "send the candidate as a file or as IR, not both").
+			WithDetail("field", "file").WithDetail("reason", "ambiguous")
+	case in.File != nil:
 	case in.IR == nil && in.AfterIR == nil:
 		return nil, apperr.New(apperr.BadRequest, "ir (or its alias afterIr) is required").
 			WithDetail("field", "ir").WithDetail("reason", "required")
@@ -62,7 +71,7 @@ func (s *Service) Diff(ctx context.Context, accountID, id string, in DiffInput) 
 	if in.BaseIRRevision != nil && *in.BaseIRRevision != d.IRRevision {
 		return nil, staleError(*in.BaseIRRevision, d.IRRevision)
 	}
-	candidate, err := parseIR(field, *text)
+	candidate, err := readCandidate(field, text, in.File)
 	if err != nil {
 		return nil, err
 	}
@@ -77,4 +86,17 @@ func (s *Service) Diff(ctx context.Context, accountID, id string, in DiffInput) 
 	}
 	res := drift.Diff(current, candidate, drift.Options{})
 	return &DiffResult{Result: res, CurrentIRRevision: d.IRRevision}, nil
+}
+
+// readCandidate reads a diff's candidate: IR text strictly, a caption file
+// as a project's own file is read.
+func readCandidate(field string, text *string, f *File) (*caption.Track, error) {
+	if f == nil {
+		return parseIR(field, *text)
+	}
+	t, err := readFile("file", f)
+	if err != nil {
+		return nil, err
+	}
+	return t.track, nil
 }

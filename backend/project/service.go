@@ -147,6 +147,17 @@ func (s *Service) Revisions(ctx context.Context, accountID, id string) (*Project
 // "currentIrRevision" when base is not the current revision: someone
 // stored another revision since the caller read base.
 func (s *Service) PutIR(ctx context.Context, accountID, id, ir string, base int) (*Project, error) {
+	return s.put(ctx, accountID, id, base, func() (*timeline, error) { return readIR("ir", ir) })
+}
+
+// PutFile is [Service.PutIR] for a caption file in any format the engine
+// reads, read as [Service.Create] reads one (details.field "file").
+func (s *Service) PutFile(ctx context.Context, accountID, id string, f *File, base int) (*Project, error) {
+	return s.put(ctx, accountID, id, base, func() (*timeline, error) { return readFile("file", f) })
+}
+
+// put stores the timeline read returns as the revision after base.
+func (s *Service) put(ctx context.Context, accountID, id string, base int, read func() (*timeline, error)) (*Project, error) {
 	id, err := checkID(id)
 	if err != nil {
 		return nil, err
@@ -154,7 +165,7 @@ func (s *Service) PutIR(ctx context.Context, accountID, id, ir string, base int)
 	if base < 0 {
 		return nil, apperr.New(apperr.BadRequest, "baseRevision must be 0 or more").WithDetail("field", "baseRevision")
 	}
-	tl, err := readIR("ir", ir)
+	tl, err := read()
 	if err != nil {
 		return nil, err
 	}

@@ -38,22 +38,17 @@ func (s *Server) Run(ctx context.Context) (err error) {
 	return runLifecycle(ctx, s.Serve, jobs, s.shutdownTimeout())
 }
 
-// openJobs opens the job queue on the server's database, with the blob
-// store of the data folder for the sweeper when there is a data folder
-// (tests that hand in Config.DB may have none).
-//
-// TODO(issue 13): the artifact store's Known lookup goes in place of nil
-// below; until then the sweeper is off (see openQueue).
+// openJobs opens the job queue on the server's database, with the
+// orphan-blob sweeper over the artifacts when there is a data folder
+// (tests that hand in Config.DB keep their blobs in a temporary folder
+// and sweep nothing): objects under "artifacts/" that no artifact row
+// names are deleted once an hour old.
 func (s *Server) openJobs(ctx context.Context) (jobRunner, error) {
 	var blobs blob.Store
-	if s.cfg.DataDir != "" {
-		b, err := openBlobs(s.cfg.DataDir, &s.cfg)
-		if err != nil {
-			return nil, err
-		}
-		blobs = b
+	var known blob.Known
+	if s.cfg.DataDir != "" && s.blobs != nil {
+		blobs, known = s.blobs, s.db.Exports().KnownBlobs
 	}
-	var known blob.Known // the artifact store's lookup, once there is one
 	return openQueue(ctx, s.db, blobs, known, &s.cfg)
 }
 

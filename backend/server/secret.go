@@ -19,12 +19,15 @@ const installSecretLen = 32
 const (
 	labelAnonSalt = "captionqa anonymous pool salt v1"
 	labelCSRFKey  = "captionqa homepage csrf key v1"
+	// labelLinkKey signs artifact download links: derived from the
+	// install secret, links survive a restart and die with a new secret.
+	labelLinkKey = "captionqa artifact link key v1"
 )
 
 // secrets are the keys the HTTP API needs, derived from the per-install
 // secret.
 type secrets struct {
-	anonSalt, csrfKey []byte
+	anonSalt, csrfKey, linkKey []byte
 }
 
 // deriveSecrets derives the API's keys from secret (HKDF-SHA256, one
@@ -36,6 +39,9 @@ func deriveSecrets(secret []byte) (secrets, error) {
 		return s, fmt.Errorf("server: derive keys: %w", err)
 	}
 	if s.csrfKey, err = hkdf.Key(sha256.New, secret, nil, labelCSRFKey, 32); err != nil {
+		return s, fmt.Errorf("server: derive keys: %w", err)
+	}
+	if s.linkKey, err = hkdf.Key(sha256.New, secret, nil, labelLinkKey, 32); err != nil {
 		return s, fmt.Errorf("server: derive keys: %w", err)
 	}
 	return s, nil

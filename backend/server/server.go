@@ -8,11 +8,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/blob/fsblob"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/metrics"
 	"github.com/captionqa/captionqa/backend/project"
@@ -35,10 +37,15 @@ type Server struct {
 	accounts *account.Service
 	quota    *quota.Service
 	projects *project.Service
-	router   *echo.Echo
-	owner    Owner
-	tls      *tls.Config      // nil serves plain HTTP
-	metrics  *metrics.Metrics // nil without Config.MetricsAddr
+	// blobs keeps artifacts (and later media): the data folder's blobs
+	// folder, or a temporary one removed on Close when the server was
+	// handed an open database.
+	blobs   *fsblob.Store
+	tempDir string
+	router  *echo.Echo
+	owner   Owner
+	tls     *tls.Config      // nil serves plain HTTP
+	metrics *metrics.Metrics // nil without Config.MetricsAddr
 
 	ln          net.Listener
 	http        *http.Server
@@ -100,6 +107,13 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := s.openBlobs(); err != nil {
+		return err
+	}
+	exporter := project.NewExporter(project.ExporterOptions{
+		Projects: s.db.Projects(), Exports: s.db.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
+		Limiter: newExportLimiter(s.db, &s.cfg), Now: s.cfg.Now,
+	})
 	contract, err := contractJSON()
 	if err != nil {
 		return err
@@ -127,7 +141,8 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		m = s.metrics
 	}
 	s.router = httpapi.New(httpapi.Options{
-		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Logger: s.log, Now: s.cfg.Now,
+		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter,
+		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,
@@ -137,6 +152,34 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		Metrics: m, AnonSalt: keys.anonSalt, CSRFKey: keys.csrfKey,
 	})
 	return nil
+}
+
+// openBlobs opens the blob store: in the data folder, or without one (a
+// server handed an open database, as tests do) in a temporary folder
+// that Close removes, like the random install secret of that case.
+func (s *Server) openBlobs() error {
+	dir := s.cfg.DataDir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "captionqa-blobs-*")
+		if err != nil {
+			return fmt.Errorf("server: blob store: %w", err)
+		}
+		s.tempDir, dir = tmp, tmp
+	}
+	b, err := openBlobs(dir, &s.cfg)
+	if err != nil {
+		return err
+	}
+	s.blobs = b
+	return nil
+}
+
+// newExportLimiter is the export-operation burst limit (spec 8 rule 4):
+// per account, bursts of [project.ExportBurst] exports, then
+// [project.ExportBurstPerSecond] a second, on the server's clock.
+func newExportLimiter(db *sqlite.DB, cfg *Config) *quota.Service {
+	return quota.NewService(db.Quotas(), quota.Options{
+		Now: cfg.Now, BurstPerSecond: project.ExportBurstPerSecond, Burst: project.ExportBurst})
 }
 
 func (s *Server) now() time.Time {
@@ -309,6 +352,10 @@ func (s *Server) Close() error {
 	if s.ownDB && s.db != nil {
 		errs = append(errs, s.db.Close())
 		s.db = nil
+	}
+	if s.tempDir != "" {
+		errs = append(errs, os.RemoveAll(s.tempDir))
+		s.tempDir = ""
 	}
 	return errors.Join(errs...)
 }

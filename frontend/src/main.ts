@@ -6,19 +6,21 @@ import type { Session } from "./api/types";
 import { announce, byId, h, replace } from "./dom";
 import { accountPage } from "./pages/account";
 import { keysPage } from "./pages/keys";
+import { projectsPage } from "./pages/projects";
 import { RunPage } from "./pages/runqa";
 import { signInForm } from "./pages/signin";
 
-type Route = "run" | "keys" | "account";
+type Route = "run" | "projects" | "keys" | "account";
 
 const ROUTES: { id: Route; label: string; title: string }[] = [
   { id: "run", label: "Run QA", title: "Run QA" },
+  { id: "projects", label: "Projects", title: "Projects" },
   { id: "keys", label: "API keys", title: "API keys" },
   { id: "account", label: "Account", title: "Account" },
 ];
 
 /** Pages that slot into the nav later; shown greyed, not focusable. */
-const LATER = ["Projects", "Export templates", "Webhook", "Jobs"];
+const LATER = ["Export templates", "Webhook", "Jobs"];
 
 class App {
   private client = new Client();
@@ -48,8 +50,14 @@ class App {
   }
 
   private route(): Route {
-    const r = location.hash.replace(/^#\/?/, "") as Route;
+    const r = location.hash.replace(/^#\/?/, "").split("/")[0] as Route;
     return ROUTES.some((x) => x.id === r) ? r : "run";
+  }
+
+  /** routeParam is the path segment after the route: #/projects/ID gives ID. */
+  private routeParam(): string | null {
+    const parts = location.hash.replace(/^#\/?/, "").split("/");
+    return parts[1] ? decodeURIComponent(parts[1]) : null;
   }
 
   private header(signedIn: boolean): HTMLElement {
@@ -95,6 +103,7 @@ class App {
     document.title = `${meta.title} · CaptionQA`;
     let page: HTMLElement;
     if (r === "keys") page = keysPage(this.client);
+    else if (r === "projects") page = projectsPage(this.client, this.routeParam());
     else if (r === "account") page = accountPage(this.client);
     else {
       this.runPage ??= new RunPage({ run: (i) => this.client.process(i) });

@@ -128,6 +128,7 @@ var wantOperations = []contract.Operation{
 	{Method: "DELETE", Path: "/api/v1/projects/{id}"},
 	{Method: "GET", Path: "/api/v1/projects/{id}"},
 	{Method: "POST", Path: "/api/v1/projects/{id}/diff"},
+	{Method: "POST", Path: "/api/v1/projects/{id}/exports"},
 	{Method: "PUT", Path: "/api/v1/projects/{id}/ir"},
 	{Method: "GET", Path: "/api/v1/projects/{id}/revisions"},
 	{Method: "GET", Path: "/api/v1/usage"},
@@ -146,6 +147,7 @@ func TestOperations(t *testing.T) {
 		"/api/v1/usage": true, "/api/v1/api-keys": true, "/api/v1/api-keys/{keyId}": true,
 		"/api/v1/projects": true, "/api/v1/projects/{id}": true, "/api/v1/projects/{id}/revisions": true,
 		"/api/v1/projects/{id}/ir": true, "/api/v1/projects/{id}/diff": true,
+		"/api/v1/projects/{id}/exports": true, "/api/v1/artifacts/{artifactId}": true,
 	}
 	var want []contract.Operation
 	for _, op := range wantOperations {

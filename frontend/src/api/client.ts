@@ -3,6 +3,15 @@
 // envelope's message (never a bare status), or a clear network message.
 
 import type {
+  ArtifactLink,
+  DriftDiff,
+  ExportCreated,
+  ExportRequest,
+  ProjectDeleted,
+  ProjectDetail,
+  ProjectList,
+  Project,
+  RevisionList,
   APIKeyCreated,
   APIKeyCreateRequest,
   APIKeyList,
@@ -176,6 +185,63 @@ export class Client {
 
   revokeKey(keyId: string): Promise<APIKeyRevoked> {
     return this.v1<APIKeyRevoked>(`/api-keys/${encodeURIComponent(keyId)}`, { method: "DELETE", csrf: this.csrf });
+  }
+
+  // ---- projects
+
+  listProjects(limit = 20, cursor = ""): Promise<ProjectList> {
+    const q = new URLSearchParams({ limit: String(limit) });
+    if (cursor) q.set("cursor", cursor);
+    return this.v1<ProjectList>(`/projects?${q}`);
+  }
+
+  /** createProject sends a caption file in any readable format, or none for an empty project. */
+  createProject(name: string, file: File | null): Promise<Project> {
+    if (!file) return this.v1<Project>("/projects", { method: "POST", json: { name }, csrf: this.csrf });
+    const f = new FormData();
+    f.append("name", name);
+    f.append("file", file, file.name);
+    return this.v1<Project>("/projects", { method: "POST", form: f, csrf: this.csrf });
+  }
+
+  getProject(id: string): Promise<ProjectDetail> {
+    return this.v1<ProjectDetail>(`/projects/${encodeURIComponent(id)}`);
+  }
+
+  revisions(id: string): Promise<RevisionList> {
+    return this.v1<RevisionList>(`/projects/${encodeURIComponent(id)}/revisions`);
+  }
+
+  deleteProject(id: string): Promise<ProjectDeleted> {
+    return this.v1<ProjectDeleted>(`/projects/${encodeURIComponent(id)}`, { method: "DELETE", csrf: this.csrf });
+  }
+
+  /** putIR stores ir (IR v1 JSON text) as the revision after baseRevision. */
+  putIR(id: string, ir: string, baseRevision: number): Promise<Project> {
+    return this.v1<Project>(`/projects/${encodeURIComponent(id)}/ir`, { method: "PUT", json: { ir, baseRevision }, csrf: this.csrf });
+  }
+
+  /** putFile stores a caption file, in any format the server reads, as the revision after baseRevision. */
+  putFile(id: string, file: File, baseRevision: number): Promise<Project> {
+    const f = new FormData();
+    f.append("baseRevision", String(baseRevision));
+    f.append("file", file, file.name);
+    return this.v1<Project>(`/projects/${encodeURIComponent(id)}/ir`, { method: "PUT", form: f, csrf: this.csrf });
+  }
+
+  /** diffProject compares a candidate caption file with the project's current timeline. */
+  diffProject(id: string, file: File): Promise<DriftDiff> {
+    const f = new FormData();
+    f.append("file", file, file.name);
+    return this.v1<DriftDiff>(`/projects/${encodeURIComponent(id)}/diff`, { method: "POST", form: f, csrf: this.csrf });
+  }
+
+  exportProject(id: string, req: ExportRequest): Promise<ExportCreated> {
+    return this.v1<ExportCreated>(`/projects/${encodeURIComponent(id)}/exports`, { method: "POST", json: req, csrf: this.csrf });
+  }
+
+  artifactLink(artifactId: string, ttlSeconds = 600): Promise<ArtifactLink> {
+    return this.v1<ArtifactLink>(`/artifacts/${encodeURIComponent(artifactId)}?ttlSeconds=${ttlSeconds}`);
   }
 }
 

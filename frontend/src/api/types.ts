@@ -238,3 +238,144 @@ export interface ProcessInput {
   /** language is a BCP 47 tag for a file that declares none; "" sends none. */
   language: string;
 }
+
+// ---- projects (contract 1.0.0, /api/v1/projects)
+
+/** Project is a stored caption timeline's header. */
+export interface Project {
+  id: string;
+  name: string;
+  /** ready holds a timeline; empty does not yet. */
+  status: "ready" | "empty" | string;
+  irRevision: number;
+  cueCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** ProjectList is GET /api/v1/projects: newest first; nextCursor null on the last page. */
+export interface ProjectList {
+  projects: Project[];
+  nextCursor: string | null;
+}
+
+/** IRCue is the part of an IR v1 cue the UI shows. */
+export interface IRCue {
+  id?: string;
+  startMs: number;
+  endMs: number;
+  text: string;
+  voice?: string;
+}
+
+/** IRTrack is an IR v1 document; only the fields the UI reads are typed. */
+export interface IRTrack {
+  version: number;
+  language?: string;
+  cues: IRCue[];
+  [extra: string]: unknown;
+}
+
+/** ProjectDetail is GET /api/v1/projects/{id}: the project and its current IR (null while empty). */
+export interface ProjectDetail extends Project {
+  ir: IRTrack | null;
+}
+
+export interface Revision {
+  irRevision: number;
+  cueCount: number;
+  createdAt: string;
+}
+
+/** RevisionList is GET /api/v1/projects/{id}/revisions, newest first. */
+export interface RevisionList {
+  projectId: string;
+  currentIrRevision: number;
+  revisions: Revision[];
+}
+
+export interface ProjectDeleted {
+  id: string;
+  deleted: true;
+}
+
+export type DriftKind = "added" | "removed" | "changed";
+
+export interface DriftCue {
+  id: string;
+  startMs: number;
+  endMs: number;
+  text: string;
+  voice?: string;
+}
+
+/** DriftItem says what happened to one cue (spec 2.8). */
+export interface DriftItem {
+  kind: DriftKind;
+  currentIndex?: number;
+  candidateIndex?: number;
+  before?: DriftCue;
+  after?: DriftCue;
+  fields?: string[];
+}
+
+/** DriftDiff is the 200 body of POST /api/v1/projects/{id}/diff. */
+export interface DriftDiff {
+  summary: { added: number; removed: number; changed: number };
+  preview: DriftItem[];
+  truncated: boolean;
+  /** offsetMs is a constant shift of the whole candidate, reported once instead of as N changes. */
+  offsetMs: number;
+  currentIrRevision: number;
+}
+
+/** ExportRequest is the body of POST /api/v1/projects/{id}/exports. */
+export interface ExportRequest {
+  presets: Preset[];
+  fixProfile?: FixProfile;
+  standard?: StandardId;
+}
+
+export interface ReceiptArtifact {
+  preset: Preset | string;
+  exportId: string;
+  filename: string;
+  artifactId?: string;
+}
+
+/** ExportCreated is the 201 body of POST /api/v1/projects/{id}/exports (receipt: spec 2.10). */
+export interface ExportCreated {
+  exportId: string;
+  irRevision: number;
+  receipt: {
+    version?: number | string;
+    kind?: string;
+    projectId?: string;
+    irRevision?: number;
+    artifacts: ReceiptArtifact[];
+  };
+  /** artifacts carries each delivery's artifactId (with its preset and filename). */
+  artifacts?: ExportedFile[];
+  remainingApiRunsToday?: number;
+  [extra: string]: unknown;
+}
+
+/** ExportedFile is one artifact of an export; GET /api/v1/artifacts/{artifactId} gives its download link. */
+export interface ExportedFile {
+  artifactId: string;
+  preset: Preset | string;
+  filename: string;
+  contentType?: string;
+  bytes?: number;
+  sha256?: string;
+}
+
+/** ArtifactLink is GET /api/v1/artifacts/{artifactId} (spec 2.9): a signed, expiring download URL. */
+export interface ArtifactLink {
+  artifactId: string;
+  url: string;
+  expiresAt: string;
+  filename: string;
+  contentType: string;
+  bytes: number;
+}

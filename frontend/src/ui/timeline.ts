@@ -43,9 +43,10 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
   const legend = h(
     "ul",
     { class: "legend", "aria-label": "Timeline legend" },
-    h("li", null, h("span", { class: "key key-error", "aria-hidden": "true" }, "✕"), " Error"),
-    h("li", null, h("span", { class: "key key-warning", "aria-hidden": "true" }, "▲"), " Warning"),
-    h("li", null, h("span", { class: "key key-info", "aria-hidden": "true" }, "●"), " Info"),
+    // Without diagnostics (a project's timeline) only cues are drawn.
+    diags.length ? h("li", null, h("span", { class: "key key-error", "aria-hidden": "true" }, "✕"), " Error") : null,
+    diags.length ? h("li", null, h("span", { class: "key key-warning", "aria-hidden": "true" }, "▲"), " Warning") : null,
+    diags.length ? h("li", null, h("span", { class: "key key-info", "aria-hidden": "true" }, "●"), " Info") : null,
     h("li", null, h("span", { class: "key key-cue", "aria-hidden": "true" }), " Cue"),
   );
   if (cues.length === 0) {

@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/name"
+	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/server"
+)
+
+const projectExportUsage = "PROJECTID --presets a,b [--fix-profile F] [--standard S] [--out DIR] [--account EMAIL] [--data DIR] [--json]"
+
+// exportBody is the JSON of "project export": the 201 body of POST
+// /api/v1/projects/{id}/exports, plus where --out wrote each file.
+type exportBody struct {
+	ExportID              string         `json:"exportId"`
+	ProjectID             string         `json:"projectId"`
+	IRRevision            int            `json:"irRevision"`
+	CreatedAt             time.Time      `json:"createdAt"`
+	Receipt               exportReceipt  `json:"receipt"`
+	Artifacts             []exportedFile `json:"artifacts"`
+	RemainingAPIRunsToday int            `json:"remainingApiRunsToday"`
+}
+
+type exportReceipt struct {
+	Version    int               `json:"version"`
+	Kind       string            `json:"kind"`
+	ProjectID  string            `json:"projectId"`
+	IRRevision int               `json:"irRevision"`
+	Artifacts  []receiptArtifact `json:"artifacts"`
+}
+
+type receiptArtifact struct {
+	Preset   string `json:"preset"`
+	ExportID string `json:"exportId"`
+	Filename string `json:"filename"`
+}
+
+type exportedFile struct {
+	ArtifactID  string `json:"artifactId"`
+	Preset      string `json:"preset"`
+	Filename    string `json:"filename"`
+	ContentType string `json:"contentType"`
+	Bytes       int64  `json:"bytes"`
+	SHA256      string `json:"sha256"`
+	// Path is where --out wrote the file; absent without --out.
+	Path string `json:"path,omitempty"`
+}
+
+func newExportBody(e *project.Export) exportBody {
+	out := exportBody{ExportID: e.ID, ProjectID: e.ProjectID, IRRevision: e.IRRevision, CreatedAt: e.CreatedAt.UTC(),
+		RemainingAPIRunsToday: e.RemainingRuns,
+		Receipt: exportReceipt{Version: 1, Kind: "single_export", ProjectID: e.ProjectID, IRRevision: e.IRRevision,
+			Artifacts: []receiptArtifact{}},
+		Artifacts: []exportedFile{}}
+	for _, a := range e.Artifacts {
+		out.Receipt.Artifacts = append(out.Receipt.Artifacts, receiptArtifact{Preset: a.Preset, ExportID: e.ID, Filename: a.Filename})
+		out.Artifacts = append(out.Artifacts, exportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
+			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256})
+	}
+	return out
+}
+
+func runProjectExport(ctx context.Context, args []string, env Env) int {
+	fs := newFlagSet("project export", projectExportUsage, env)
+	var pf projectFlags
+	pf.register(fs)
+	presets := fs.String("presets", "", "comma-separated presets to export to (required), e.g. youtube,lms")
+	fix := fs.String("fix-profile", "", "fix profile (default warn-only)")
+	standard := fs.String("standard", "", "grade against a standard")
+	outDir := fs.String("out", "", "write each delivery file into this folder")
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return usageFailed(err)
+	}
+	if len(pos) != 1 || *presets == "" {
+		fs.Usage()
+		return usageError(env, "project export takes a PROJECTID and --presets")
+	}
+	adm, a, err := pf.openAccount(ctx)
+	if err != nil {
+		return pf.fail(env, err)
+	}
+	defer adm.Close()
+	cfg := server.DefaultConfig()
+	cfg.DataDir = pf.data
+	x, err := adm.Exporter(cfg)
+	if err != nil {
+		return pf.fail(env, err)
+	}
+	// The pool is the account's own, as for an export through the API.
+	e, err := x.Export(ctx, project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: a.DailyCap}, pos[0],
+		project.ExportInput{Presets: splitList(*presets), FixProfile: *fix, Standard: *standard})
+	if err != nil {
+		return pf.fail(env, err)
+	}
+	body := newExportBody(e)
+	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			return pf.fail(env, err)
+		}
+		for i := range body.Artifacts {
+			p, err := saveArtifact(ctx, x, body.Artifacts[i].ArtifactID, *outDir)
+			if err != nil {
+				return pf.fail(env, err)
+			}
+			body.Artifacts[i].Path = p
+		}
+	}
+	if pf.jsonOut {
+		return printed(env, printJSON(env.Stdout, body))
+	}
+	fmt.Fprintf(env.Stdout, "Export %s of revision %d (%d runs left today).\n", body.ExportID, body.IRRevision, body.RemainingAPIRunsToday)
+	tw := newTable(env.Stdout)
+	fmt.Fprintln(tw, "PRESET\tARTIFACT ID\tFILE\tBYTES")
+	for _, f := range body.Artifacts {
+		file := f.Filename
+		if f.Path != "" {
+			file = f.Path
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", f.Preset, f.ArtifactID, name.Escape(file), f.Bytes)
+	}
+	return printed(env, tw.Flush())
+}
+
+// saveArtifact copies an artifact's bytes into dir under its filename.
+func saveArtifact(ctx context.Context, x *project.Exporter, id, dir string) (string, error) {
+	a, r, err := x.OpenArtifact(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	p := filepath.Join(dir, filepath.Base(a.Filename))
+	f, err := os.Create(p)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return "", fmt.Errorf("write %s: %w", p, err)
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return p, nil
+}

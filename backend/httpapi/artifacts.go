@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/project"
+)
+
+// DownloadPrefix starts the signed artifact download links. They are
+// outside /api/v1: the link itself is the credential (no API key), so it
+// is not a v1 operation.
+const DownloadPrefix = "/api/artifacts/"
+
+// artifactLink serves GET /api/v1/artifacts/{artifactId}?ttlSeconds=N: a
+// fresh signed download link valid for ttlSeconds (60 to 86400, default
+// 3600).
+func (h *handler) artifactLink(c echo.Context) error {
+	ttl := project.DefaultLinkTTL
+	if c.QueryParam("ttlSeconds") != "" {
+		secs, err := queryInt(c, "ttlSeconds")
+		if err != nil {
+			return err
+		}
+		if ttl, err = project.CheckLinkTTL(secs); err != nil {
+			return err
+		}
+	}
+	a, err := h.exports.Artifact(c.Request().Context(), principalOf(c).Account.ID, c.Param("artifactId"))
+	if err != nil {
+		return err
+	}
+	expires := h.now().UTC().Truncate(time.Second).Add(ttl)
+	q := url.Values{"expires": {strconv.FormatInt(expires.Unix(), 10)}, "sig": {h.links.Sign(a.ID, expires)}}
+	link := c.Scheme() + "://" + c.Request().Host + DownloadPrefix + a.ID + "?" + q.Encode()
+	return c.JSON(http.StatusOK, artifactURL{ArtifactID: a.ID, URL: link, ExpiresAt: expires,
+		Filename: a.Filename, ContentType: a.ContentType, Bytes: a.Bytes})
+}
+
+// download serves GET (and HEAD) /api/artifacts/{artifactId}?expires&sig:
+// the artifact's bytes for anyone holding an unexpired, unaltered signed
+// link, with ranges (http.ServeContent). A bad or expired link is 403
+// forbidden in the envelope; an artifact gone since is 404.
+func (h *handler) download(c echo.Context) error {
+	id := c.Param("artifactId")
+	if err := h.links.Verify(id, c.QueryParam("expires"), c.QueryParam("sig"), h.now()); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	a, r, err := h.exports.OpenArtifact(ctx, id)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if err := r.Check(); err != nil {
+		return err
+	}
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, a.ContentType)
+	w.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": a.Filename}))
+	w.Header().Set("ETag", `"`+a.SHA256+`"`)
+	w.Header().Set("Cache-Control", "private, no-store")
+	http.ServeContent(w, c.Request(), "", a.CreatedAt, r)
+	return nil
+}

@@ -1,0 +1,45 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/project"
+)
+
+// withExports answers 503 unavailable when exports are not configured
+// ([Options.Exports] or [Options.Links] nil), before the body is read.
+func (h *handler) withExports(next echo.HandlerFunc) echo.HandlerFunc {
+	if h.exports != nil && h.links != nil {
+		return next
+	}
+	return func(echo.Context) error {
+		return apperr.New(apperr.Unavailable, "exports are not configured on this deployment")
+	}
+}
+
+// createExport serves POST /api/v1/projects/{id}/exports: 201 with the
+// export, its receipt and its artifacts. The run holds one of the
+// engine's slots, as a process request does.
+func (h *handler) createExport(c echo.Context) error {
+	var in exportRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	select {
+	case h.engineRuns <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-h.engineRuns }()
+	a := &principalOf(c).Account
+	e, err := h.exports.Export(ctx, project.Account{ID: a.ID, Pool: accountPool(a), Cap: a.DailyCap}, c.Param("id"),
+		project.ExportInput{Presets: in.Presets, FixProfile: in.FixProfile, Standard: in.Standard})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, newExportCreated(e))
+}

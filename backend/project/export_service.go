@@ -1,0 +1,298 @@
+package project
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/blob"
+	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/engine"
+)
+
+// ArtifactPrefix starts the blob key of every artifact; the orphan
+// sweeper lists it.
+const ArtifactPrefix = "artifacts/"
+
+// Pool is the daily run pool an export is counted in (*quota.Service).
+type Pool interface {
+	// Check returns [apperr.QuotaExceeded] when pool has no run left.
+	Check(ctx context.Context, pool string, cap int) error
+}
+
+// Limiter is the export-operation burst limit (*quota.Service).
+type Limiter interface {
+	// Allow returns [apperr.RateLimited] (details.retryAfterSeconds) when
+	// key's bucket is empty.
+	Allow(key string) error
+}
+
+// ExporterOptions configure an [Exporter]. All but Now are required.
+type ExporterOptions struct {
+	Projects Store
+	Exports  ExportStore
+	Blobs    blob.Store
+	Engine   *engine.Engine
+	Pool     Pool
+	// Limiter holds the export-operation burst limit, keyed
+	// "export:"+accountID (see [ExportBurst]).
+	Limiter Limiter
+	Now     func() time.Time
+}
+
+// Exporter runs exports: the engine over a project's current timeline
+// for each preset asked, the delivery files kept as artifacts. It is
+// safe for concurrent use.
+type Exporter struct {
+	o ExporterOptions
+}
+
+// NewExporter returns an [Exporter]; it panics when a required option is
+// missing (a wiring defect of the composition root).
+func NewExporter(o ExporterOptions) *Exporter {
+	if o.Projects == nil || o.Exports == nil || o.Blobs == nil || o.Engine == nil || o.Pool == nil || o.Limiter == nil {
+		panic("project: NewExporter needs Projects, Exports, Blobs, Engine, Pool and Limiter")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Exporter{o: o}
+}
+
+// ExportInput is what [Exporter.Export] is asked.
+type ExportInput struct {
+	Presets    []string
+	FixProfile string // "" is warn-only
+	Standard   string // "" grades none
+}
+
+// Account is who an export is for: the account and its daily pool.
+type Account struct {
+	ID string
+	// Pool names the daily pool the export is counted in, Cap its size.
+	Pool string
+	Cap  int
+}
+
+// Export runs the engine on the project's current timeline once per
+// preset, stores each delivery file in the blob store, then in one
+// transaction records the export with its artifacts and counts one run
+// in the account's daily pool (spec 8 rule 1: only an export that is
+// stored counts). It returns:
+//   - [apperr.BadRequest] with details.field "presets" (no preset, more
+//     than [MaxExportPresets], a repeated or unknown one), "fixProfile"
+//     or "standard" for an unknown name, and the errors of [Service.Get]
+//     for a bad id;
+//   - [apperr.RateLimited] (details.retryAfterSeconds) past the
+//     export-operation burst limit;
+//   - [apperr.QuotaExceeded] when the pool is full, before any work or,
+//     when it filled meanwhile, at the end (nothing is stored then);
+//   - [apperr.NotFound] for an unknown project or another account's;
+//   - [apperr.Conflict] with details.reason "project_empty" when the
+//     project has no timeline;
+//   - [apperr.ProcessingFailed] or [apperr.InputTooLarge] when the engine
+//     refuses the timeline.
+func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in ExportInput) (*Export, error) {
+	if err := x.validate(in); err != nil {
+		return nil, err
+	}
+	if err := x.o.Limiter.Allow("export:" + who.ID); err != nil {
+		return nil, err
+	}
+	if err := x.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {
+		return nil, err
+	}
+	id, err := checkID(projectID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := x.o.Projects.ProjectIR(ctx, who.ID, id)
+	if err != nil {
+		return nil, notFound(err, id, "export")
+	}
+	if d.IRRevision == 0 {
+		return nil, apperr.New(apperr.Conflict, "the project has no timeline yet to export; store one with PUT .../ir first").
+			WithDetail("reason", "project_empty").WithDetail("currentIrRevision", 0)
+	}
+	e := &Export{ID: uuid.NewString(), AccountID: who.ID, ProjectID: d.ID, IRRevision: d.IRRevision,
+		CreatedAt: x.now()}
+	// The bytes go first and the rows last: a crash in between leaves
+	// bytes no row names, which the sweeper deletes, never a row whose
+	// bytes are missing.
+	if err := x.deliver(ctx, d, e, in); err != nil {
+		x.discard(e)
+		return nil, err
+	}
+	count := RunCount{Pool: who.Pool, Day: dayOf(e.CreatedAt), Cap: who.Cap}
+	used, err := x.o.Exports.CreateExport(ctx, e, count)
+	if err != nil {
+		x.discard(e)
+		if errors.Is(err, ErrPoolFull) {
+			// Filled while this export ran: Check words the refusal.
+			if cerr := x.o.Pool.Check(ctx, who.Pool, who.Cap); cerr != nil {
+				return nil, cerr
+			}
+			return nil, apperr.New(apperr.QuotaExceeded, "the daily limit of %d successful runs is reached", who.Cap).Wrap(err)
+		}
+		if _, ok := apperr.As(err); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("project: export %s: %w", id, err)
+	}
+	e.RemainingRuns = max(who.Cap-used, 0)
+	return e, nil
+}
+
+// validate checks the names before any work, so a bad request costs
+// nothing.
+func (x *Exporter) validate(in ExportInput) error {
+	bad := func(msg string, args ...any) *apperr.Error {
+		return apperr.New(apperr.BadRequest, msg, args...).WithDetail("field", "presets")
+	}
+	switch {
+	case len(in.Presets) == 0:
+		return bad("presets: name at least one preset")
+	case len(in.Presets) > MaxExportPresets:
+		return bad("presets: at most %d presets per export", MaxExportPresets)
+	}
+	seen := map[string]bool{}
+	for _, p := range in.Presets {
+		if p == "" || seen[p] {
+			return bad("presets: %q is empty or named twice", p)
+		}
+		seen[p] = true
+		err := x.o.Engine.Validate(engine.Request{Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
+		if ae, ok := apperr.As(err); ok && ae.Details["field"] == "preset" {
+			return bad("presets: unknown preset %q", p).Wrap(err)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deliver runs the engine per preset and puts each delivery file in the
+// blob store, filling e.Artifacts. The runs are sequential: each already
+// uses several cores, and the HTTP layer bounds the runs at once.
+func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput) error {
+	ir := []byte(d.IR)
+	base := fileBase(d.Name)
+	for _, p := range in.Presets {
+		res, err := x.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: ir,
+			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
+		if err != nil {
+			return err
+		}
+		ext, ctype := fileType(res.Report.OutputFormat)
+		a := Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
+			BlobKey: ArtifactPrefix + e.ID + "/" + p + "." + ext, Filename: base + "-" + p + "." + ext,
+			ContentType: ctype, Bytes: int64(len(res.Output)), CreatedAt: e.CreatedAt}
+		sum := sha256.Sum256([]byte(res.Output))
+		a.SHA256 = hex.EncodeToString(sum[:])
+		if _, err := x.o.Blobs.Put(ctx, a.BlobKey, strings.NewReader(res.Output), a.Bytes); err != nil {
+			return fmt.Errorf("project: export %s: store %s: %w", e.ID, p, err)
+		}
+		e.Artifacts = append(e.Artifacts, a)
+	}
+	return nil
+}
+
+// discard deletes the bytes of an export that will not be recorded. It
+// is best effort, on its own context (the request's may be done): what
+// it misses the orphan sweeper deletes.
+func (x *Exporter) discard(e *Export) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, a := range e.Artifacts {
+		_ = x.o.Blobs.Delete(ctx, a.BlobKey)
+	}
+}
+
+// Artifact returns the account's artifact: [apperr.BadRequest]
+// (details.field "artifactId") for an id that is not a UUID,
+// [apperr.NotFound] when it is unknown or another account's.
+func (x *Exporter) Artifact(ctx context.Context, accountID, id string) (*Artifact, error) {
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 {
+		return nil, apperr.New(apperr.BadRequest, "the artifact id must be a UUID").
+			WithDetail("field", "artifactId").WithDetail("reason", "invalid_uuid")
+	}
+	a, err := x.o.Exports.Artifact(ctx, accountID, u.String())
+	if err != nil {
+		return nil, artifactNotFound(err)
+	}
+	return a, nil
+}
+
+// OpenArtifact returns the artifact id (whoever owns it: the caller has
+// checked a signed link) and a reader of its bytes that seeks by ranged
+// gets, for http.ServeContent. It returns [apperr.NotFound] when the
+// artifact or its bytes are gone. Close the reader.
+func (x *Exporter) OpenArtifact(ctx context.Context, id string) (*Artifact, *BlobReader, error) {
+	a, err := x.o.Exports.ArtifactByID(ctx, id)
+	if err != nil {
+		return nil, nil, artifactNotFound(err)
+	}
+	return a, &BlobReader{ctx: ctx, store: x.o.Blobs, key: a.BlobKey, size: a.Bytes}, nil
+}
+
+func artifactNotFound(err error) error {
+	if apperr.KindOf(err) == apperr.NotFound {
+		return apperr.New(apperr.NotFound, "artifact not found").Wrap(err)
+	}
+	return err
+}
+
+func (x *Exporter) now() time.Time { return x.o.Now().UTC().Truncate(time.Second) }
+
+// dayOf is the UTC midnight that starts t's day, as package quota counts.
+func dayOf(t time.Time) time.Time {
+	t = t.UTC()
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
+
+// fileType is the file extension and Content-Type of a delivery format.
+func fileType(f string) (ext, contentType string) {
+	switch f {
+	case format.SRT:
+		return "srt", "application/x-subrip; charset=utf-8"
+	case format.VTT:
+		return "vtt", "text/vtt; charset=utf-8"
+	case format.TTML:
+		return "ttml", "application/ttml+xml; charset=utf-8"
+	case format.JSON:
+		return "json", "application/json"
+	}
+	return "txt", "text/plain; charset=utf-8"
+}
+
+// fileBase makes a download file name's stem from a project name: its
+// letters, digits, dots and dashes, the rest as dashes, at most 60; a
+// name with none gives "captions".
+func fileBase(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	s := strings.Trim(b.String(), "-.")
+	if s == "" {
+		return "captions"
+	}
+	return s
+}

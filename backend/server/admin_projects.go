@@ -1,0 +1,31 @@
+package server
+
+import (
+	"github.com/captionqa/captionqa/backend/project"
+)
+
+// Projects returns the project service over the admin database, for the
+// project commands; it is the service the HTTP API uses, so a command
+// obeys the same limits (IR size, projects per account, kept revisions).
+func (a *Admin) Projects() *project.Service {
+	return project.NewService(a.db.Projects(), project.Options{})
+}
+
+// Exporter returns the export service over the admin database and the
+// blob store of cfg.DataDir, wired as [Server.Open] wires it: the same
+// engine, daily pool and export burst limit (the limiter's state is this
+// process's own, so a command's exports are limited among themselves).
+func (a *Admin) Exporter(cfg Config) (*project.Exporter, error) {
+	blobs, err := openBlobs(cfg.DataDir, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	eng, err := NewEngine(cfg.MaxInputBytes)
+	if err != nil {
+		return nil, err
+	}
+	return project.NewExporter(project.ExporterOptions{
+		Projects: a.db.Projects(), Exports: a.db.Exports(), Blobs: blobs, Engine: eng, Pool: a.Quota,
+		Limiter: newExportLimiter(a.db, &cfg), Now: cfg.Now,
+	}), nil
+}

@@ -1,0 +1,597 @@
+// Projects: stored caption timelines. The list (paginated) with a create
+// form, and one project: its cues in the timeline and a table, its
+// revisions, a drift check against a dropped candidate file, and exports
+// with a download per artifact through its signed link.
+
+import { ApiError, messageOf, type Client } from "../api/client";
+import {
+  FIX_PROFILES,
+  PRESETS,
+  STANDARDS,
+  type DriftCue,
+  type DriftDiff,
+  type DriftItem,
+  type ExportCreated,
+  type FixProfile,
+  type IRTrack,
+  type Preset,
+  type Project,
+  type ProjectDetail,
+  type ReceiptArtifact,
+  type RevisionList,
+  type StandardId,
+} from "../api/types";
+import { clock, type Cue } from "../captions";
+import { announce, formatDate, h, replace } from "../dom";
+import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS } from "../ui/labels";
+import { timeline } from "../ui/timeline";
+
+const PAGE_SIZE = 20;
+const MAX_BYTES = 4_456_448;
+const ACCEPT = ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.json";
+
+/** projectsPage renders the list, or one project when id is set. */
+export function projectsPage(client: Client, id: string | null): HTMLElement {
+  return id ? projectView(client, id) : listView(client);
+}
+
+function errorBox(id: string) {
+  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
+  return {
+    el,
+    show(msg: string) {
+      el.hidden = false;
+      replace(el, msg);
+    },
+    hide() {
+      el.hidden = true;
+    },
+  };
+}
+
+function statusTag(p: Project): HTMLElement {
+  return h("span", { class: `badge project-${p.status}`, "data-status": p.status }, p.status === "ready" ? "Ready" : p.status === "empty" ? "Empty" : p.status);
+}
+
+/** fileDrop is a drop zone with a file picker; it hands over one checked file. */
+function fileDrop(idBase: string, prompt: string, hint: string, onFile: (f: File) => void, showError: (m: string) => void) {
+  const name = h("span", { id: `${idBase}-name`, class: "file-name" }, "No file chosen");
+  const input = h("input", {
+    id: `${idBase}`,
+    type: "file",
+    class: "visually-hidden",
+    accept: ACCEPT,
+    "aria-describedby": `${idBase}-hint`,
+    onchange: () => take(input.files?.[0]),
+  });
+  const take = (f: File | null | undefined) => {
+    if (!f) return;
+    if (f.size > MAX_BYTES) {
+      showError(`“${f.name}” is ${(f.size / 1048576).toFixed(1)} MiB; the limit is about 4.25 MiB.`);
+      return;
+    }
+    replace(name, f.name);
+    onFile(f);
+  };
+  const el = h(
+    "div",
+    { id: `${idBase}-drop`, class: "drop" },
+    input,
+    h("label", { for: idBase, class: "drop-label" }, h("span", { class: "button secondary" }, prompt)),
+    h("p", { id: `${idBase}-hint`, class: "muted" }, hint),
+    name,
+  );
+  el.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    el.classList.add("dragging");
+  });
+  el.addEventListener("dragleave", () => el.classList.remove("dragging"));
+  el.addEventListener("drop", (e) => {
+    e.preventDefault();
+    el.classList.remove("dragging");
+    take(e.dataTransfer?.files?.[0]);
+  });
+  return {
+    el,
+    reset() {
+      input.value = "";
+      replace(name, "No file chosen");
+    },
+  };
+}
+
+// ---- list
+
+function listView(client: Client): HTMLElement {
+  const err = errorBox("projects-error");
+  const tbody = h("tbody", { id: "projects-body" });
+  const table = h(
+    "table",
+    { id: "projects-table", class: "data" },
+    h("caption", { class: "visually-hidden" }, "Your projects, newest first"),
+    h("thead", null, h("tr", null, ...["Name", "Status", "Revision", "Cues", "Updated"].map((t) => h("th", { scope: "col" }, t)))),
+    tbody,
+  );
+  const empty = h("p", { id: "projects-empty", class: "muted", hidden: true }, "No projects yet. Create one above from a caption file.");
+  const count = h("p", { id: "projects-count", class: "muted small", role: "status" });
+  const more = h("button", { id: "projects-more", type: "button", class: "button secondary", hidden: true }, "Show more");
+  let cursor: string | null = null;
+  let shown = 0;
+
+  async function load(reset: boolean): Promise<void> {
+    more.disabled = true;
+    try {
+      if (reset) {
+        cursor = null;
+        shown = 0;
+        replace(tbody);
+      }
+      const page = await client.listProjects(PAGE_SIZE, cursor ?? "");
+      for (const p of page.projects) tbody.appendChild(projectRow(p));
+      shown += page.projects.length;
+      cursor = page.nextCursor;
+      more.hidden = !cursor;
+      empty.hidden = shown > 0;
+      table.hidden = shown === 0;
+      count.textContent = shown ? `Showing ${shown} project${shown === 1 ? "" : "s"}${cursor ? "; more are available" : ""}.` : "";
+    } catch (e) {
+      err.show(messageOf(e));
+    } finally {
+      more.disabled = false;
+    }
+  }
+  more.addEventListener("click", () => void load(false));
+
+  const nameInput = h("input", { id: "project-name", type: "text", maxlength: 100, autocomplete: "off", required: true });
+  let file: File | null = null;
+  const drop = fileDrop(
+    "project-file",
+    "Choose caption file…",
+    "or drop it here · SRT, WebVTT, SBV, ASS, TTML or JSON IR · leave it out for an empty project",
+    (f) => {
+      file = f;
+      if (!nameInput.value.trim()) nameInput.value = f.name.replace(/\.[^.]*$/, "");
+    },
+    (m) => err.show(m),
+  );
+  const submit = h("button", { id: "project-create", type: "submit", class: "button primary" }, "Create project");
+  const form = h(
+    "form",
+    { id: "project-create-form", novalidate: true },
+    drop.el,
+    h("div", { class: "field" }, h("label", { for: "project-name" }, "Name"), nameInput, h("p", { class: "muted small" }, "Taken from the file when left blank.")),
+    h("div", { class: "form-actions" }, submit),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.hide();
+    const name = nameInput.value.trim();
+    if (!name) {
+      err.show("Give the project a name, or choose a file to name it after.");
+      nameInput.focus();
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const p = await client.createProject(name, file);
+      announce(`Project ${p.name} created${p.status === "ready" ? ` with ${p.cueCount} cues` : ", empty"}.`);
+      location.hash = `#/projects/${p.id}`;
+    } catch (ex) {
+      err.show(messageOf(ex));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+
+  void load(true);
+  return h(
+    "div",
+    { id: "projects-page", class: "projects-page" },
+    err.el,
+    h("section", { class: "card", "aria-labelledby": "project-create-h" }, h("h2", { id: "project-create-h" }, "Create a project"), form),
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "projects-h" },
+      h("h2", { id: "projects-h", tabindex: -1 }, "Your projects"),
+      h("div", { class: "table-wrap" }, table),
+      empty,
+      h("div", { class: "form-actions" }, more, count),
+    ),
+  );
+}
+
+function projectRow(p: Project): HTMLElement {
+  return h(
+    "tr",
+    { "data-project-id": p.id, "data-status": p.status },
+    h("td", null, h("a", { class: "project-open", href: `#/projects/${p.id}` }, p.name)),
+    h("td", null, statusTag(p)),
+    h("td", { class: "num" }, p.irRevision || "—"),
+    h("td", { class: "num" }, p.cueCount),
+    h("td", null, formatDate(p.updatedAt)),
+  );
+}
+
+// ---- one project
+
+function cuesOf(ir: IRTrack | null): Cue[] {
+  if (!ir || !Array.isArray(ir.cues)) return [];
+  return ir.cues.map((c) => ({ startMs: c.startMs, endMs: c.endMs, text: String(c.text ?? "") }));
+}
+
+function projectView(client: Client, id: string): HTMLElement {
+  const err = errorBox("project-error");
+  const body = h("div", { id: "project-detail", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading the project…"));
+  const page = h(
+    "div",
+    { class: "projects-page" },
+    h("p", null, h("a", { id: "projects-back", href: "#/projects" }, "← All projects")),
+    err.el,
+    body,
+  );
+
+  async function load(): Promise<void> {
+    try {
+      const [d, revs] = await Promise.all([client.getProject(id), client.revisions(id)]);
+      replace(body, detailView(client, d, revs, (m) => err.show(m), () => void load()));
+    } catch (e) {
+      replace(body);
+      err.show(e instanceof ApiError && e.status === 404 ? "This project does not exist, or it belongs to another account." : messageOf(e));
+    } finally {
+      body.setAttribute("aria-busy", "false");
+    }
+  }
+  void load();
+  return page;
+}
+
+function detailView(client: Client, d: ProjectDetail, revs: RevisionList, showError: (m: string) => void, reload: () => void): HTMLElement {
+  const cues = cuesOf(d.ir);
+  const item = (k: string, v: string | number, id?: string) => h("div", null, h("dt", null, k), h("dd", id ? { id } : null, String(v)));
+  const del = h("button", { id: "project-delete", type: "button", class: "button danger small" }, "Delete project");
+  del.addEventListener("click", async () => {
+    if (!window.confirm(`Delete the project “${d.name}” and all its revisions? This cannot be undone.`)) return;
+    try {
+      await client.deleteProject(d.id);
+      announce(`Project ${d.name} deleted.`);
+      location.hash = "#/projects";
+    } catch (e) {
+      showError(messageOf(e));
+    }
+  });
+  return h(
+    "div",
+    { class: "project" },
+    h(
+      "div",
+      { class: "output-head" },
+      h("h2", { id: "project-title", tabindex: -1 }, d.name),
+      h("div", { class: "form-actions" }, statusTag(d), del),
+    ),
+    h(
+      "dl",
+      { id: "project-meta", class: "meta" },
+      item("Revision", d.irRevision || "none yet", "project-revision"),
+      item("Cues", d.cueCount, "project-cues"),
+      item("Language", d.ir?.language || "not declared"),
+      item("Created", formatDate(d.createdAt)),
+      item("Updated", formatDate(d.updatedAt)),
+    ),
+    cues.length ? cuesSection(cues) : h("section", { class: "card" }, h("h3", null, "Timeline"), h("p", { id: "project-no-timeline", class: "muted" }, "This project has no timeline yet. Add one below from a caption file.")),
+    driftSection(client, d, showError, reload),
+    d.irRevision ? exportSection(client, d) : null,
+    revisionsSection(revs),
+  );
+}
+
+function cuesSection(cues: Cue[]): HTMLElement {
+  const rows = cues.map((c, i) =>
+    h(
+      "tr",
+      { "data-cue": i, tabindex: 0, "aria-label": `Cue ${i + 1}, ${clock(c.startMs)} to ${clock(c.endMs)}` },
+      h("td", { class: "num" }, `#${i + 1}`),
+      h("td", { class: "num mono" }, clock(c.startMs)),
+      h("td", { class: "num mono" }, clock(c.endMs)),
+      h("td", { class: "num" }, `${((c.endMs - c.startMs) / 1000).toFixed(2)} s`),
+      h("td", { class: "cue-cell" }, c.text),
+    ),
+  );
+  const select = (i: number) => {
+    tl.mark(i);
+    rows.forEach((r, j) => r.classList.toggle("selected", j === i));
+    rows[i]?.scrollIntoView({ block: "nearest" });
+  };
+  rows.forEach((r, i) => {
+    r.addEventListener("click", () => select(i));
+    r.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        select(i);
+      }
+    });
+  });
+  const tl = timeline(cues, [], select);
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "cues-h" },
+    h("h3", { id: "cues-h" }, `Timeline (${cues.length} cues)`),
+    tl.el,
+    h(
+      "div",
+      { class: "table-wrap cue-table-wrap" },
+      h(
+        "table",
+        { id: "cue-table", class: "data" },
+        h("caption", { class: "visually-hidden" }, "Cues of the current revision; select a row to show it on the timeline."),
+        h("thead", null, h("tr", null, ...["Cue", "Start", "End", "Duration", "Text"].map((t) => h("th", { scope: "col" }, t)))),
+        h("tbody", { id: "cue-body" }, ...rows),
+      ),
+    ),
+  );
+}
+
+function revisionsSection(revs: RevisionList): HTMLElement {
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "revisions-h" },
+    h("h3", { id: "revisions-h" }, "Revisions"),
+    revs.revisions.length
+      ? h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            { id: "revisions-table", class: "data" },
+            h("thead", null, h("tr", null, ...["Revision", "Cues", "Stored"].map((t) => h("th", { scope: "col" }, t)))),
+            h(
+              "tbody",
+              null,
+              ...revs.revisions.map((r) =>
+                h(
+                  "tr",
+                  { "data-revision": r.irRevision },
+                  h("td", null, `${r.irRevision} `, r.irRevision === revs.currentIrRevision ? h("span", { class: "badge neutral" }, "current") : null),
+                  h("td", { class: "num" }, r.cueCount),
+                  h("td", null, formatDate(r.createdAt)),
+                ),
+              ),
+            ),
+          ),
+        )
+      : h("p", { id: "revisions-empty", class: "muted" }, "No revisions yet."),
+  );
+}
+
+// ---- drift
+
+function driftSection(client: Client, d: ProjectDetail, showError: (m: string) => void, reload: () => void): HTMLElement {
+  const out = h("div", { id: "drift-area", "aria-live": "polite" });
+  const busy = h("span", { id: "drift-busy", class: "muted", role: "status" });
+  const empty = d.irRevision === 0;
+  const drop = fileDrop(
+    "drift-file",
+    empty ? "Choose a caption file…" : "Choose a candidate file…",
+    empty ? "or drop it here · it becomes revision 1" : "or drop it here · a re-timed or re-edited version of these captions",
+    (f) => void run(f),
+    showError,
+  );
+  async function run(f: File): Promise<void> {
+    busy.textContent = empty ? "Storing…" : "Comparing…";
+    replace(out);
+    try {
+      if (empty) {
+        const p = await client.putFile(d.id, f, 0);
+        announce(`Timeline stored as revision 1 with ${p.cueCount} cues.`);
+        reload();
+        return;
+      }
+      const diff = await client.diffProject(d.id, f);
+      replace(out, driftView(diff, f.name, async (save) => {
+        save.disabled = true;
+        try {
+          const p = await client.putFile(d.id, f, diff.currentIrRevision);
+          announce(`Candidate stored as revision ${p.irRevision}.`);
+          reload();
+        } catch (e) {
+          showError(messageOf(e));
+          save.disabled = false;
+        }
+      }));
+      announce(`Drift: ${diff.summary.added} added, ${diff.summary.removed} removed, ${diff.summary.changed} changed.`);
+    } catch (e) {
+      showError(messageOf(e));
+    } finally {
+      busy.textContent = "";
+      drop.reset();
+    }
+  }
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "drift-h" },
+    h("h3", { id: "drift-h" }, empty ? "Add a timeline" : "Compare a candidate"),
+    h(
+      "p",
+      { class: "muted small" },
+      empty
+        ? "The file is read as projects read files and stored as the first revision."
+        : "Drop another version of these captions to see, cue by cue, what was added, removed, retimed or reworded. Nothing is stored unless you save it.",
+    ),
+    drop.el,
+    busy,
+    out,
+  );
+}
+
+function driftCueCell(c: DriftCue | undefined, index: number | undefined, fields: string[]): HTMLElement {
+  if (!c) return h("td", { class: "drift-none muted" }, "—");
+  const hit = (f: string) => (fields.includes(f) ? " drift-hit" : "");
+  return h(
+    "td",
+    null,
+    h(
+      "div",
+      { class: "drift-times" },
+      h("span", { class: "muted" }, index === undefined ? "" : `#${index + 1} `),
+      h("span", { class: `mono${hit("start")}` }, clock(c.startMs)),
+      " → ",
+      h("span", { class: `mono${hit("end")}` }, clock(c.endMs)),
+    ),
+    h("div", { class: `drift-text${hit("text")}` }, c.voice ? `${c.voice}: ${c.text}` : c.text),
+  );
+}
+
+const KIND_LABEL: Record<string, string> = { added: "Added", removed: "Removed", changed: "Changed" };
+
+function driftView(diff: DriftDiff, fileName: string, save: (btn: HTMLButtonElement) => void): HTMLElement {
+  const s = diff.summary;
+  const total = s.added + s.removed + s.changed;
+  const rows = diff.preview.map((it: DriftItem) => {
+    const fields = it.fields ?? [];
+    return h(
+      "tr",
+      { class: `drift-row drift-${it.kind}`, "data-kind": it.kind },
+      h("td", null, h("span", { class: `badge drift-badge-${it.kind}` }, KIND_LABEL[it.kind] ?? it.kind), fields.length ? h("div", { class: "muted small" }, fields.join(", ")) : null),
+      driftCueCell(it.before, it.currentIndex, fields),
+      driftCueCell(it.after, it.candidateIndex, fields),
+    );
+  });
+  const saveBtn = h("button", { id: "drift-save", type: "button", class: "button secondary" }, `Save as revision ${diff.currentIrRevision + 1}`);
+  saveBtn.addEventListener("click", () => save(saveBtn));
+  return h(
+    "div",
+    { id: "drift-result", class: "drift" },
+    h(
+      "div",
+      { id: "drift-summary", class: "status-row", "data-added": s.added, "data-removed": s.removed, "data-changed": s.changed, "data-offset": diff.offsetMs },
+      h("strong", null, `${fileName} against revision ${diff.currentIrRevision}:`),
+      h("span", { class: "badge drift-badge-added" }, `${s.added} added`),
+      h("span", { class: "badge drift-badge-removed" }, `${s.removed} removed`),
+      h("span", { class: "badge drift-badge-changed" }, `${s.changed} changed`),
+      diff.offsetMs ? h("span", { id: "drift-offset", class: "badge neutral" }, `whole timeline shifted ${diff.offsetMs > 0 ? "+" : "−"}${(Math.abs(diff.offsetMs) / 1000).toFixed(3)} s`) : null,
+    ),
+    total === 0 && !diff.offsetMs
+      ? h("p", { id: "drift-same", class: "muted" }, "No drift: the candidate matches the current timeline cue for cue.")
+      : null,
+    rows.length
+      ? h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            { id: "drift-table", class: "data drift-table" },
+            h("caption", { class: "visually-hidden" }, "Drift, side by side: each changed cue in the current timeline and in the candidate"),
+            h(
+              "thead",
+              null,
+              h("tr", null, h("th", { scope: "col" }, "Change"), h("th", { scope: "col" }, `Current (revision ${diff.currentIrRevision})`), h("th", { scope: "col" }, "Candidate")),
+            ),
+            h("tbody", { id: "drift-body" }, ...rows),
+          ),
+        )
+      : null,
+    diff.truncated ? h("p", { id: "drift-truncated", class: "muted small" }, `The preview shows the first ${rows.length} of ${total} differences; the counts above cover them all.`) : null,
+    total || diff.offsetMs ? h("div", { class: "form-actions" }, saveBtn) : null,
+  );
+}
+
+// ---- exports
+
+function exportSection(client: Client, d: ProjectDetail): HTMLElement {
+  const err = errorBox("export-error");
+  const boxes = PRESETS.map((p) => {
+    const id = `export-preset-${p}`;
+    const cb = h("input", { id, type: "checkbox", value: p, checked: p === "youtube" });
+    return { p, cb, el: h("div", { class: "check" }, cb, h("label", { for: id }, PRESET_LABELS[p] ?? p)) };
+  });
+  const fix = h("select", { id: "export-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f as FixProfile] ?? f)));
+  const std = h("select", { id: "export-standard" }, h("option", { value: "" }, "None"), ...STANDARDS.map((s) => h("option", { value: s }, STANDARD_LABELS[s as StandardId] ?? s)));
+  const submit = h("button", { id: "export-run", type: "submit", class: "button primary" }, "Export");
+  const out = h("div", { id: "export-area" });
+  const form = h(
+    "form",
+    { id: "export-form", novalidate: true },
+    h("fieldset", null, h("legend", null, "Presets"), h("div", { class: "checks" }, ...boxes.map((b) => b.el))),
+    h(
+      "div",
+      { class: "form-row" },
+      h("div", { class: "field" }, h("label", { for: "export-fix" }, "Fix profile"), fix),
+      h("div", { class: "field" }, h("label", { for: "export-standard" }, "Standard"), std),
+    ),
+    h("div", { class: "form-actions" }, submit, h("span", { class: "muted small" }, `Exports revision ${d.irRevision}; one export counts as one run of today's pool.`)),
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    err.hide();
+    const presets = boxes.filter((b) => b.cb.checked).map((b) => b.p as Preset);
+    if (!presets.length) {
+      err.show("Choose at least one preset to export to.");
+      boxes[0].cb.focus();
+      return;
+    }
+    submit.disabled = true;
+    try {
+      const res = await client.exportProject(d.id, {
+        presets,
+        fixProfile: fix.value as FixProfile,
+        ...(std.value ? { standard: std.value as StandardId } : {}),
+      });
+      replace(out, exportResult(client, res, (m) => err.show(m)));
+      announce(`Export finished: ${artifactsOf(res).length} files ready to download.`);
+    } catch (ex) {
+      err.show(messageOf(ex));
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return h("section", { class: "card", "aria-labelledby": "export-h" }, h("h3", { id: "export-h" }, "Export"), form, err.el, out);
+}
+
+/** artifactsOf merges the receipt's artifacts with the artifactIds the response carries beside it. */
+function artifactsOf(res: ExportCreated): ReceiptArtifact[] {
+  const list = res.receipt?.artifacts ?? [];
+  const ids = res.artifacts ?? [];
+  return list.map((a, i) => {
+    const match = ids.find((x) => x.preset === a.preset && (!x.filename || x.filename === a.filename)) ?? ids[i];
+    return { ...a, artifactId: a.artifactId ?? match?.artifactId };
+  });
+}
+
+function exportResult(client: Client, res: ExportCreated, showError: (m: string) => void): HTMLElement {
+  const arts = artifactsOf(res);
+  return h(
+    "div",
+    { id: "export-result", "data-export-id": res.exportId },
+    h("p", null, h("strong", null, "Export ready. "), `Revision ${res.irRevision}, export `, h("code", null, res.exportId), "."),
+    h(
+      "ul",
+      { id: "export-artifacts", class: "artifacts" },
+      ...arts.map((a) => {
+        const btn = h(
+          "button",
+          { type: "button", class: "button secondary small artifact-download", "data-artifact-id": a.artifactId ?? "", "data-filename": a.filename, disabled: !a.artifactId },
+          "Download",
+        );
+        btn.addEventListener("click", async () => {
+          if (!a.artifactId) return;
+          btn.disabled = true;
+          try {
+            const link = await client.artifactLink(a.artifactId);
+            const el = document.createElement("a");
+            el.href = link.url;
+            el.download = link.filename;
+            el.hidden = true;
+            document.body.appendChild(el);
+            el.click();
+            el.remove();
+            announce(`Downloading ${link.filename}.`);
+          } catch (e) {
+            showError(messageOf(e));
+          } finally {
+            btn.disabled = false;
+          }
+        });
+        return h("li", { "data-preset": a.preset }, h("span", { class: "artifact-preset" }, PRESET_LABELS[a.preset as Preset] ?? a.preset), h("code", null, a.filename), btn);
+      }),
+    ),
+  );
+}
