@@ -6,8 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/server"
@@ -16,52 +16,23 @@ import (
 const projectExportUsage = "PROJECTID --presets a,b [--fix-profile F] [--standard S] [--out DIR] [--account EMAIL] [--data DIR] [--json]"
 
 // exportBody is the JSON of "project export": the 201 body of POST
-// /api/v1/projects/{id}/exports, plus where --out wrote each file.
+// /api/v1/projects/{id}/exports, with where --out wrote each file.
 type exportBody struct {
-	ExportID              string         `json:"exportId"`
-	ProjectID             string         `json:"projectId"`
-	IRRevision            int            `json:"irRevision"`
-	CreatedAt             time.Time      `json:"createdAt"`
-	Receipt               exportReceipt  `json:"receipt"`
-	Artifacts             []exportedFile `json:"artifacts"`
-	RemainingAPIRunsToday int            `json:"remainingApiRunsToday"`
-}
-
-type exportReceipt struct {
-	Version    int               `json:"version"`
-	Kind       string            `json:"kind"`
-	ProjectID  string            `json:"projectId"`
-	IRRevision int               `json:"irRevision"`
-	Artifacts  []receiptArtifact `json:"artifacts"`
-}
-
-type receiptArtifact struct {
-	Preset   string `json:"preset"`
-	ExportID string `json:"exportId"`
-	Filename string `json:"filename"`
+	httpapi.ExportCreated
+	Artifacts []exportedFile `json:"artifacts"`
 }
 
 type exportedFile struct {
-	ArtifactID  string `json:"artifactId"`
-	Preset      string `json:"preset"`
-	Filename    string `json:"filename"`
-	ContentType string `json:"contentType"`
-	Bytes       int64  `json:"bytes"`
-	SHA256      string `json:"sha256"`
+	httpapi.ExportedFile
 	// Path is where --out wrote the file; absent without --out.
 	Path string `json:"path,omitempty"`
 }
 
 func newExportBody(e *project.Export) exportBody {
-	out := exportBody{ExportID: e.ID, ProjectID: e.ProjectID, IRRevision: e.IRRevision, CreatedAt: e.CreatedAt.UTC(),
-		RemainingAPIRunsToday: e.RemainingRuns,
-		Receipt: exportReceipt{Version: 1, Kind: "single_export", ProjectID: e.ProjectID, IRRevision: e.IRRevision,
-			Artifacts: []receiptArtifact{}},
-		Artifacts: []exportedFile{}}
-	for _, a := range e.Artifacts {
-		out.Receipt.Artifacts = append(out.Receipt.Artifacts, receiptArtifact{Preset: a.Preset, ExportID: e.ID, Filename: a.Filename})
-		out.Artifacts = append(out.Artifacts, exportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
-			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256})
+	out := exportBody{ExportCreated: httpapi.NewExportCreated(e)}
+	out.Artifacts = make([]exportedFile, len(out.ExportCreated.Artifacts))
+	for i, a := range out.ExportCreated.Artifacts {
+		out.Artifacts[i] = exportedFile{ExportedFile: a}
 	}
 	return out
 }

@@ -16,36 +16,39 @@ type exportRequest struct {
 // receiptVersion is the version of the export receipt (spec 2.10).
 const receiptVersion = 1
 
-// exportCreated is the 201 body of an export: its id, the revision it
+// ExportCreated is the 201 body of an export, and what
+// "captionqa project export --json" prints: its id, the revision it
 // was made from, the receipt (spec 2.10's shape, as the export webhook
 // will carry it) and each artifact with its id.
-type exportCreated struct {
+type ExportCreated struct {
 	ExportID              string         `json:"exportId"`
 	ProjectID             string         `json:"projectId"`
 	IRRevision            int            `json:"irRevision"`
 	CreatedAt             time.Time      `json:"createdAt"`
-	Receipt               exportReceipt  `json:"receipt"`
-	Artifacts             []exportedFile `json:"artifacts"`
+	Receipt               ExportReceipt  `json:"receipt"`
+	Artifacts             []ExportedFile `json:"artifacts"`
 	RemainingAPIRunsToday int            `json:"remainingApiRunsToday"`
 }
 
-type exportReceipt struct {
+// ExportReceipt is spec 2.10's receipt of an export.
+type ExportReceipt struct {
 	Version    int               `json:"version"`
 	Kind       string            `json:"kind"`
 	ProjectID  string            `json:"projectId"`
 	IRRevision int               `json:"irRevision"`
-	Artifacts  []receiptArtifact `json:"artifacts"`
+	Artifacts  []ReceiptArtifact `json:"artifacts"`
 }
 
-type receiptArtifact struct {
+// ReceiptArtifact names one file of a receipt.
+type ReceiptArtifact struct {
 	Preset   string `json:"preset"`
 	ExportID string `json:"exportId"`
 	Filename string `json:"filename"`
 }
 
-// exportedFile is one artifact of an export; fetch its download link
+// ExportedFile is one artifact of an export; fetch its download link
 // with GET /api/v1/artifacts/{artifactId}.
-type exportedFile struct {
+type ExportedFile struct {
 	ArtifactID  string `json:"artifactId"`
 	Preset      string `json:"preset"`
 	Filename    string `json:"filename"`
@@ -54,15 +57,16 @@ type exportedFile struct {
 	SHA256      string `json:"sha256"`
 }
 
-func newExportCreated(e *project.Export) exportCreated {
-	out := exportCreated{ExportID: e.ID, ProjectID: e.ProjectID, IRRevision: e.IRRevision, CreatedAt: e.CreatedAt.UTC(),
+// NewExportCreated returns the 201 body of e.
+func NewExportCreated(e *project.Export) ExportCreated {
+	out := ExportCreated{ExportID: e.ID, ProjectID: e.ProjectID, IRRevision: e.IRRevision, CreatedAt: e.CreatedAt.UTC(),
 		RemainingAPIRunsToday: e.RemainingRuns,
-		Receipt: exportReceipt{Version: receiptVersion, Kind: "single_export", ProjectID: e.ProjectID, IRRevision: e.IRRevision,
-			Artifacts: make([]receiptArtifact, 0, len(e.Artifacts))},
-		Artifacts: make([]exportedFile, 0, len(e.Artifacts))}
+		Receipt: ExportReceipt{Version: receiptVersion, Kind: "single_export", ProjectID: e.ProjectID, IRRevision: e.IRRevision,
+			Artifacts: make([]ReceiptArtifact, 0, len(e.Artifacts))},
+		Artifacts: make([]ExportedFile, 0, len(e.Artifacts))}
 	for _, a := range e.Artifacts {
-		out.Receipt.Artifacts = append(out.Receipt.Artifacts, receiptArtifact{Preset: a.Preset, ExportID: e.ID, Filename: a.Filename})
-		out.Artifacts = append(out.Artifacts, exportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
+		out.Receipt.Artifacts = append(out.Receipt.Artifacts, ReceiptArtifact{Preset: a.Preset, ExportID: e.ID, Filename: a.Filename})
+		out.Artifacts = append(out.Artifacts, ExportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
 			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256})
 	}
 	return out

@@ -41,5 +41,5 @@ func (h *handler) createExport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusCreated, newExportCreated(e))
+	return c.JSON(http.StatusCreated, NewExportCreated(e))
 }
