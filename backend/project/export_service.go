@@ -181,15 +181,22 @@ func (x *Exporter) validate(in ExportInput) error {
 
 // deliver runs the engine per preset and puts each delivery file in the
 // blob store, filling e.Artifacts. The runs are sequential: each already
-// uses several cores, and the HTTP layer bounds the runs at once.
+// uses several cores, and the HTTP layer bounds the runs at once. A
+// file's put (a durable write: it waits on the disk) overlaps the next
+// preset's run; deliver returns once every put it started has ended, so
+// a failed export leaves nothing in flight for discard to miss.
 func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput) error {
 	ir := []byte(d.IR)
 	base := fileBase(d.Name)
+	puts := make(chan error, len(in.Presets))
+	started := 0
+	var runErr error
 	for _, p := range in.Presets {
 		res, err := x.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: ir,
 			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
 		if err != nil {
-			return err
+			runErr = err
+			break
 		}
 		ext, ctype := fileType(res.Report.OutputFormat)
 		a := Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
@@ -197,12 +204,22 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 			ContentType: ctype, Bytes: int64(len(res.Output)), CreatedAt: e.CreatedAt}
 		sum := sha256.Sum256([]byte(res.Output))
 		a.SHA256 = hex.EncodeToString(sum[:])
-		if _, err := x.o.Blobs.Put(ctx, a.BlobKey, strings.NewReader(res.Output), a.Bytes); err != nil {
-			return fmt.Errorf("project: export %s: store %s: %w", e.ID, p, err)
-		}
 		e.Artifacts = append(e.Artifacts, a)
+		started++
+		go func(output string) {
+			if _, err := x.o.Blobs.Put(ctx, a.BlobKey, strings.NewReader(output), a.Bytes); err != nil {
+				puts <- fmt.Errorf("project: export %s: store %s: %w", e.ID, a.Preset, err)
+				return
+			}
+			puts <- nil
+		}(res.Output)
 	}
-	return nil
+	for range started {
+		if err := <-puts; err != nil && runErr == nil {
+			runErr = err
+		}
+	}
+	return runErr
 }
 
 // discard deletes the bytes of an export that will not be recorded. It
