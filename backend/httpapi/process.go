@@ -100,27 +100,34 @@ func readProcessForm(r *http.Request) (processForm, error) {
 			WithDetail("field", "file")
 	}
 	seen := map[string]bool{}
+	if err := eachPart(r, mr, func(p *multipart.Part) error { return f.readPart(p, seen) }); err != nil {
+		return f, err
+	}
+	if !seen["file"] {
+		return f, apperr.New(apperr.BadRequest, "the form has no file").WithDetail("field", "file")
+	}
+	return f, nil
+}
+
+// eachPart hands every part of r's form to read, then reads what follows
+// the closing boundary, so the body's end lifts its deadline.
+func eachPart(r *http.Request, mr *multipart.Reader, read func(*multipart.Part) error) error {
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return f, asBodyError(err)
+			return asBodyError(err)
 		}
-		if err := f.readPart(part, seen); err != nil {
-			return f, err
+		if err := read(part); err != nil {
+			return err
 		}
 	}
-	if !seen["file"] {
-		return f, apperr.New(apperr.BadRequest, "the form has no file").WithDetail("field", "file")
-	}
-	// Read what follows the closing boundary, so the body's end lifts its
-	// deadline.
 	if _, err := io.Copy(io.Discard, r.Body); err != nil {
-		return f, asBodyError(err)
+		return asBodyError(err)
 	}
-	return f, nil
+	return nil
 }
 
 // multipartReader reads r's multipart/form-data body through a 32 KiB

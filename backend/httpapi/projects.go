@@ -2,7 +2,6 @@ package httpapi
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -226,22 +225,8 @@ func readProjectForm(r *http.Request, known ...string) (projectForm, error) {
 		return form, apperr.New(apperr.BadRequest, "the request must be multipart/form-data or JSON").WithDetail("reason", "content_type")
 	}
 	seen := map[string]bool{}
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return form, asBodyError(err)
-		}
-		if err := form.readPart(part, known, seen); err != nil {
-			return form, err
-		}
-	}
-	if _, err := io.Copy(io.Discard, r.Body); err != nil {
-		return form, asBodyError(err)
-	}
-	return form, nil
+	err = eachPart(r, mr, func(p *multipart.Part) error { return form.readPart(p, known, seen) })
+	return form, err
 }
 
 func (form *projectForm) readPart(part *multipart.Part, known []string, seen map[string]bool) error {
