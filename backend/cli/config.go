@@ -14,7 +14,7 @@ import (
 // ServerFlags declares on fs every flag of the server's configuration,
 // the one parser `captionqa serve` and `captionqa desktop` share: --addr,
 // --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
-// --tls-key, --allowed-host, --metrics-addr, --log-format and
+// --tls-key, --allowed-host, --webhook-ca, --metrics-addr, --log-format and
 // --log-level, each defaulting to its environment variable read through
 // getenv (a flag wins over its variable). After fs.Parse, the returned
 // function builds the server.Config, with a logger writing to logs; its
@@ -52,6 +52,7 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	var hosts []string
 	fs.Func("allowed-host", "a Host name the listener accepts besides the loopback names and --addr's host, such as the appliance's name on the network; repeat for more (env "+envAllowedHosts+", comma-separated)",
 		func(v string) error { hosts = append(hosts, v); return nil })
+	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca", getenv(envWebhookCA), "PEM file of CA certificates that webhook receivers' certificates may chain to, besides the system's roots (env "+envWebhookCA+"); certificates are always checked")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
 	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/project"
@@ -60,12 +61,13 @@ func runProjectExport(ctx context.Context, args []string, env Env) int {
 	defer adm.Close()
 	cfg := server.DefaultConfig()
 	cfg.DataDir = pf.data
-	x, err := adm.Exporter(cfg)
+	x, err := adm.Exporter(ctx, cfg)
 	if err != nil {
 		return pf.fail(env, err)
 	}
 	// The pool is the account's own, as for an export through the API.
-	e, err := x.Export(ctx, project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: a.DailyCap}, pos[0],
+	e, err := x.Export(ctx, project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: a.DailyCap,
+		Notify: a.Has(account.FeatureProWorkspace)}, pos[0],
 		project.ExportInput{Presets: splitList(*presets), FixProfile: *fix, Standard: *standard})
 	if err != nil {
 		return pf.fail(env, err)

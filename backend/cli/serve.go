@@ -13,7 +13,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.
@@ -28,6 +28,7 @@ const (
 	// envAllowedHosts is a comma-separated list of names.
 	envAllowedHosts = "CAPTIONQA_ALLOWED_HOSTS"
 	envMetricsAddr  = "CAPTIONQA_METRICS_ADDR"
+	envWebhookCA    = "CAPTIONQA_WEBHOOK_CA"
 )
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM

@@ -24,6 +24,7 @@ import (
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
+	"github.com/captionqa/captionqa/backend/webhook"
 )
 
 // Defaults of [Options].
@@ -52,6 +53,9 @@ type Options struct {
 	// 503 unavailable.
 	Exports *project.Exporter
 	Links   *project.LinkSigner
+	// Webhooks serves the webhook routes; nil answers them 503
+	// unavailable.
+	Webhooks *webhook.Service
 	// Logger receives one line per request and every internal error; nil
 	// discards.
 	Logger *slog.Logger
@@ -108,6 +112,7 @@ type handler struct {
 	engine     *engine.Engine
 	projects   *project.Service
 	exports    *project.Exporter
+	webhooks   *webhook.Service
 	links      *project.LinkSigner
 	log        *slog.Logger
 	now        func() time.Time
@@ -134,7 +139,7 @@ func New(opts Options) *echo.Echo {
 	}
 	h := &handler{
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
-		exports: opts.Exports, links: opts.Links,
+		exports: opts.Exports, links: opts.Links, webhooks: opts.Webhooks,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/webhook"
 )
 
 // exportRequest is the body of POST /api/v1/projects/{id}/exports.
@@ -13,37 +14,18 @@ type exportRequest struct {
 	Standard   string   `json:"standard"`
 }
 
-// receiptVersion is the version of the export receipt (spec 2.10).
-const receiptVersion = 1
-
 // ExportCreated is the 201 body of an export, and what
 // "captionqa project export --json" prints: its id, the revision it
-// was made from, the receipt (spec 2.10's shape, as the export webhook
-// will carry it) and each artifact with its id.
+// was made from, the receipt (spec 2.10's, as the export webhook
+// carries it) and each artifact with its id.
 type ExportCreated struct {
-	ExportID              string         `json:"exportId"`
-	ProjectID             string         `json:"projectId"`
-	IRRevision            int            `json:"irRevision"`
-	CreatedAt             time.Time      `json:"createdAt"`
-	Receipt               ExportReceipt  `json:"receipt"`
-	Artifacts             []ExportedFile `json:"artifacts"`
-	RemainingAPIRunsToday int            `json:"remainingApiRunsToday"`
-}
-
-// ExportReceipt is spec 2.10's receipt of an export.
-type ExportReceipt struct {
-	Version    int               `json:"version"`
-	Kind       string            `json:"kind"`
-	ProjectID  string            `json:"projectId"`
-	IRRevision int               `json:"irRevision"`
-	Artifacts  []ReceiptArtifact `json:"artifacts"`
-}
-
-// ReceiptArtifact names one file of a receipt.
-type ReceiptArtifact struct {
-	Preset   string `json:"preset"`
-	ExportID string `json:"exportId"`
-	Filename string `json:"filename"`
+	ExportID              string          `json:"exportId"`
+	ProjectID             string          `json:"projectId"`
+	IRRevision            int             `json:"irRevision"`
+	CreatedAt             time.Time       `json:"createdAt"`
+	Receipt               webhook.Receipt `json:"receipt"`
+	Artifacts             []ExportedFile  `json:"artifacts"`
+	RemainingAPIRunsToday int             `json:"remainingApiRunsToday"`
 }
 
 // ExportedFile is one artifact of an export; fetch its download link
@@ -61,11 +43,9 @@ type ExportedFile struct {
 func NewExportCreated(e *project.Export) ExportCreated {
 	out := ExportCreated{ExportID: e.ID, ProjectID: e.ProjectID, IRRevision: e.IRRevision, CreatedAt: e.CreatedAt.UTC(),
 		RemainingAPIRunsToday: e.RemainingRuns,
-		Receipt: ExportReceipt{Version: receiptVersion, Kind: "single_export", ProjectID: e.ProjectID, IRRevision: e.IRRevision,
-			Artifacts: make([]ReceiptArtifact, 0, len(e.Artifacts))},
-		Artifacts: make([]ExportedFile, 0, len(e.Artifacts))}
+		Receipt:               webhook.NewReceipt(e),
+		Artifacts:             make([]ExportedFile, 0, len(e.Artifacts))}
 	for _, a := range e.Artifacts {
-		out.Receipt.Artifacts = append(out.Receipt.Artifacts, ReceiptArtifact{Preset: a.Preset, ExportID: e.ID, Filename: a.Filename})
 		out.Artifacts = append(out.Artifacts, ExportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
 			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256})
 	}

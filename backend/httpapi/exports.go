@@ -5,6 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/project"
 )
@@ -36,7 +37,8 @@ func (h *handler) createExport(c echo.Context) error {
 	}
 	defer func() { <-h.engineRuns }()
 	a := &principalOf(c).Account
-	e, err := h.exports.Export(ctx, project.Account{ID: a.ID, Pool: accountPool(a), Cap: a.DailyCap}, c.Param("id"),
+	e, err := h.exports.Export(ctx, project.Account{ID: a.ID, Pool: accountPool(a), Cap: a.DailyCap,
+		Notify: a.Has(account.FeatureProWorkspace)}, c.Param("id"),
 		project.ExportInput{Presets: in.Presets, FixProfile: in.FixProfile, Standard: in.Standard})
 	if err != nil {
 		return err

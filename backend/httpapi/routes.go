@@ -41,6 +41,8 @@ func (h *handler) routes(e *echo.Echo) {
 		procW    = account.ScopeProcessWrite
 		exportsR = account.ScopeExportsRead
 		exportsW = account.ScopeExportsWrite
+		hooksR   = account.ScopeWebhooksRead
+		hooksW   = account.ScopeWebhooksWrite
 	)
 	v1 := e.Group(V1Prefix)
 	add := func(method, path string, a access, handle echo.HandlerFunc, pre ...echo.MiddlewareFunc) {
@@ -54,8 +56,13 @@ func (h *handler) routes(e *echo.Echo) {
 	add("GET", "/api-keys", need(account.ScopeKeysRead, keys), h.listKeys)
 	add("POST", "/api-keys", need(account.ScopeKeysWrite, keys), h.createKey, h.sizeGuard(DefaultMaxJSONBytes))
 	add("DELETE", "/api-keys/:keyId", need(account.ScopeKeysWrite, keys), h.revokeKey)
-	add("GET", "/webhook", need(account.ScopeWebhooksRead, pro), notImplemented)
-	add("PUT", "/webhook", need(account.ScopeWebhooksWrite, pro), notImplemented)
+	add("GET", "/webhook", need(hooksR, pro), h.withWebhooks(h.getWebhook))
+	add("PUT", "/webhook", need(hooksW, pro), h.withWebhooks(h.putWebhook), h.sizeGuard(DefaultMaxJSONBytes))
+	// The delivery log, redeliver and test: extensions of spec 2.6 in the
+	// served contract, under the same scopes and entitlement.
+	add("GET", "/webhook/deliveries", need(hooksR, pro), h.withWebhooks(h.listDeliveries))
+	add("POST", "/webhook/deliveries/:deliveryId/redeliver", need(hooksW, pro), h.withWebhooks(h.redeliver))
+	add("POST", "/webhook/test", need(hooksW, pro), h.withWebhooks(h.testWebhook))
 	// Routes that take IR hold an upload slot, as process does: their
 	// bodies are as large.
 	add("POST", "/projects", need(exportsW), h.withProjects(h.uploadSlot(h.createProject)), h.irBodyGuard)

@@ -65,8 +65,12 @@ type ExportStore interface {
 	// CreateExport inserts e and its artifacts and adds one to count's
 	// pool, in one transaction: all of it or nothing. When the pool is
 	// already at its cap it inserts nothing and returns an error wrapping
-	// [ErrPoolFull]. It returns the pool's new count.
-	CreateExport(ctx context.Context, e *Export, count RunCount) (used int, err error)
+	// [ErrPoolFull]. When notify is set, the same transaction records and
+	// queues the export's webhook delivery if the account's webhook is
+	// enabled (the outbox: an export that rolls back sends nothing, one
+	// that commits is delivered even after a crash). It returns the
+	// pool's new count.
+	CreateExport(ctx context.Context, e *Export, count RunCount, notify bool) (used int, err error)
 	// Artifact returns the account's artifact, or [apperr.NotFound] when
 	// it is unknown or another account's.
 	Artifact(ctx context.Context, accountID, id string) (*Artifact, error)

@@ -79,6 +79,9 @@ type Account struct {
 	// Pool names the daily pool the export is counted in, Cap its size.
 	Pool string
 	Cap  int
+	// Notify is set when the account is entitled to the export webhook
+	// (Pro): its exports are then sent to its webhook, if enabled.
+	Notify bool
 }
 
 // Export runs the engine on the project's current timeline once per
@@ -131,7 +134,7 @@ func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in
 		return nil, err
 	}
 	count := RunCount{Pool: who.Pool, Day: dayOf(e.CreatedAt), Cap: who.Cap}
-	used, err := x.o.Exports.CreateExport(ctx, e, count)
+	used, err := x.o.Exports.CreateExport(ctx, e, count, who.Notify)
 	if err != nil {
 		x.discard(e)
 		if errors.Is(err, ErrPoolFull) {

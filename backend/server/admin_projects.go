@@ -1,7 +1,11 @@
 package server
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
 
 // Projects returns the project service over the admin database, for the
@@ -15,17 +19,24 @@ func (a *Admin) Projects() *project.Service {
 // blob store of cfg.DataDir, wired as [Server.Open] wires it: the same
 // engine, daily pool and export burst limit (the limiter's state is this
 // process's own, so a command's exports are limited among themselves).
-func (a *Admin) Exporter(cfg Config) (*project.Exporter, error) {
+// Its exports queue their webhook deliveries as the server's do; this
+// process works no job, so a running server (now or at its next start)
+// sends them.
+func (a *Admin) Exporter(ctx context.Context, cfg Config) (*project.Exporter, error) {
 	blobs, err := openBlobs(cfg.DataDir, &cfg)
 	if err != nil {
 		return nil, err
+	}
+	q, err := a.db.OpenQueue(ctx, sqlite.QueueOptions{Logger: cfg.logger()})
+	if err != nil {
+		return nil, fmt.Errorf("server: open job queue: %w", err)
 	}
 	eng, err := NewEngine(cfg.MaxInputBytes)
 	if err != nil {
 		return nil, err
 	}
 	return project.NewExporter(project.ExporterOptions{
-		Projects: a.db.Projects(), Exports: a.db.Exports(), Blobs: blobs, Engine: eng, Pool: a.Quota,
+		Projects: a.db.Projects(), Exports: q.Exports(), Blobs: blobs, Engine: eng, Pool: a.Quota,
 		Limiter: newExportLimiter(a.db, &cfg), Now: cfg.Now,
 	}), nil
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/webhook"
 )
 
 // Defaults of [Config].
@@ -108,6 +109,20 @@ type Config struct {
 	// BusyTimeout is how long a write waits for a write lock another
 	// process holds before failing 503 unavailable (default 5 s).
 	BusyTimeout time.Duration
+	// WebhookCAFile names a PEM file of CA certificates that webhook
+	// receivers' certificates may chain to, besides the system's roots
+	// (an on-prem receiver with a private CA). Certificates are always
+	// checked.
+	WebhookCAFile string
+	// WebhookTimeout bounds one delivery attempt (default 10 s).
+	WebhookTimeout time.Duration
+	// WebhookSchedule is the retry schedule of deliveries; zero is
+	// webhook.DefaultSchedule() (10 s doubling to an hour, for 3 days).
+	// Tests shorten it.
+	WebhookSchedule webhook.Schedule
+	// JobPollInterval is how often an idle job queue looks for work
+	// (default 1 s). Tests shorten it.
+	JobPollInterval time.Duration
 	// UI is the browser UI served at /; nil is the embedded build
 	// (frontend.Dist). Tests put an fstest.MapFS here.
 	UI fs.FS

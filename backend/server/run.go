@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/blob"
+	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
 
 // Run runs the server until ctx is done: it binds the listeners if
@@ -29,27 +30,30 @@ func (s *Server) Run(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	// A signal during the start still gets a clean stop: the migration
-	// is short (bounded by the busy timeout), so it is not canceled.
-	jobs, err := s.openJobs(context.WithoutCancel(ctx))
-	if err != nil {
-		return err
-	}
-	return runLifecycle(ctx, s.Serve, jobs, s.shutdownTimeout())
+	return runLifecycle(ctx, s.Serve, s.queue, s.shutdownTimeout())
 }
 
-// openJobs opens the job queue on the server's database, with the
+// openJobs opens the job queue on the server's database (River's tables
+// migrate on the first start), working webhook deliveries, with the
 // orphan-blob sweeper over the artifacts when there is a data folder
 // (tests that hand in Config.DB keep their blobs in a temporary folder
 // and sweep nothing): objects under "artifacts/" that no artifact row
-// names are deleted once an hour old.
-func (s *Server) openJobs(ctx context.Context) (jobRunner, error) {
+// names are deleted once an hour old. The queue works nothing until
+// [Server.Run] starts it.
+func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker) error {
 	var blobs blob.Store
 	var known blob.Known
 	if s.cfg.DataDir != "" && s.blobs != nil {
 		blobs, known = s.blobs, s.db.Exports().KnownBlobs
 	}
-	return openQueue(ctx, s.db, blobs, known, &s.cfg)
+	ws := sqlite.NewWorkers()
+	hooks.register(ws)
+	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg)
+	if err != nil {
+		return err
+	}
+	s.queue = q
+	return nil
 }
 
 func (s *Server) shutdownTimeout() time.Duration {

@@ -42,6 +42,9 @@ type Server struct {
 	// handed an open database.
 	blobs   *fsblob.Store
 	tempDir string
+	// queue is the job queue (webhook deliveries, the orphan sweeper),
+	// opened by Open and started by Run.
+	queue   *sqlite.Queue
 	router  *echo.Echo
 	owner   Owner
 	tls     *tls.Config      // nil serves plain HTTP
@@ -110,8 +113,15 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if err := s.openBlobs(); err != nil {
 		return err
 	}
+	var hooks webhookWorker
+	if err := s.openJobs(ctx, &hooks); err != nil {
+		return err
+	}
+	if hooks.svc, err = newWebhooks(s.queue, &s.cfg); err != nil {
+		return err
+	}
 	exporter := project.NewExporter(project.ExporterOptions{
-		Projects: s.db.Projects(), Exports: s.db.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
+		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
 		Limiter: newExportLimiter(s.db, &s.cfg), Now: s.cfg.Now,
 	})
 	contract, err := contractJSON()
@@ -141,7 +151,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		m = s.metrics
 	}
 	s.router = httpapi.New(httpapi.Options{
-		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter,
+		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter, Webhooks: hooks.svc,
 		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,

@@ -134,6 +134,9 @@ var wantOperations = []contract.Operation{
 	{Method: "GET", Path: "/api/v1/usage"},
 	{Method: "GET", Path: "/api/v1/webhook"},
 	{Method: "PUT", Path: "/api/v1/webhook"},
+	{Method: "GET", Path: "/api/v1/webhook/deliveries"},
+	{Method: "POST", Path: "/api/v1/webhook/deliveries/{deliveryId}/redeliver"},
+	{Method: "POST", Path: "/api/v1/webhook/test"},
 }
 
 func TestOperations(t *testing.T) {
@@ -148,6 +151,8 @@ func TestOperations(t *testing.T) {
 		"/api/v1/projects": true, "/api/v1/projects/{id}": true, "/api/v1/projects/{id}/revisions": true,
 		"/api/v1/projects/{id}/ir": true, "/api/v1/projects/{id}/diff": true,
 		"/api/v1/projects/{id}/exports": true, "/api/v1/artifacts/{artifactId}": true,
+		"/api/v1/webhook": true, "/api/v1/webhook/deliveries": true,
+		"/api/v1/webhook/deliveries/{deliveryId}/redeliver": true, "/api/v1/webhook/test": true,
 	}
 	var want []contract.Operation
 	for _, op := range wantOperations {

@@ -15,18 +15,32 @@ import (
 // ExportStore keeps exports and their artifacts. CreateExport returns
 // [apperr.Unavailable] (details.retryAfterSeconds) if another process
 // holds the write lock past the busy timeout.
-type ExportStore struct{ db *DB }
+type ExportStore struct {
+	db    *DB
+	queue *Queue // nil: exports queue no webhook delivery
+}
 
 var _ project.ExportStore = (*ExportStore)(nil)
 
-// Exports returns the store of exports and artifacts.
+// Exports returns the store of exports and artifacts, for reading: its
+// CreateExport cannot queue a webhook delivery ([ErrNoQueue] when one is
+// due); use [Queue.Exports] to create exports.
 func (db *DB) Exports() *ExportStore { return &ExportStore{db: db} }
 
-// CreateExport counts one run in count's pool and inserts e with its
-// artifacts, in one write transaction ([DB.WriteTx]).
-func (s *ExportStore) CreateExport(ctx context.Context, e *project.Export, count project.RunCount) (int, error) {
+// Exports returns the store of exports and artifacts whose CreateExport
+// queues the export's webhook delivery on q.
+func (q *Queue) Exports() *ExportStore { return &ExportStore{db: q.db, queue: q} }
+
+// CreateExport counts one run in count's pool, inserts e with its
+// artifacts and, when notify is set, records and queues the export's
+// webhook delivery ([Tx.QueueExportWebhook]), in one write transaction.
+func (s *ExportStore) CreateExport(ctx context.Context, e *project.Export, count project.RunCount, notify bool) (int, error) {
 	var used int
-	err := s.db.WriteTx(ctx, func(tx *Tx) error {
+	write := s.db.WriteTx
+	if s.queue != nil {
+		write = s.queue.WriteTx
+	}
+	err := write(ctx, func(tx *Tx) error {
 		n, ok, err := tx.TakeRun(ctx, count)
 		if err != nil {
 			return err
@@ -35,7 +49,13 @@ func (s *ExportStore) CreateExport(ctx context.Context, e *project.Export, count
 			return fmt.Errorf("sqlite: export %s: %w", e.ID, project.ErrPoolFull)
 		}
 		used = n
-		return tx.InsertExport(ctx, e)
+		if err := tx.InsertExport(ctx, e); err != nil {
+			return err
+		}
+		if notify {
+			return tx.QueueExportWebhook(ctx, e)
+		}
+		return nil
 	})
 	return used, err
 }

@@ -34,12 +34,18 @@ import (
 
 // Defaults of [QueueOptions] and [SweepOptions].
 const (
-	DefaultMaxWorkers    = 4
-	DefaultPollInterval  = time.Second
-	DefaultSweepEvery    = 10 * time.Minute
-	DefaultSweepOlder    = time.Hour
-	DefaultSweepPrefix   = "artifacts/"
-	defaultSweepTimeout  = 10 * time.Minute
+	DefaultMaxWorkers   = 4
+	DefaultPollInterval = time.Second
+	DefaultSweepEvery   = 10 * time.Minute
+	DefaultSweepOlder   = time.Hour
+	DefaultSweepPrefix  = "artifacts/"
+	defaultSweepTimeout = 10 * time.Minute
+	// rescueAfter is when a job still running is taken for the job of a
+	// process that died (kill -9, power loss) and run again: above the
+	// longest job timeout (the sweep's), well below River's default hour,
+	// so a webhook delivery interrupted by a crash goes out soon after
+	// the next start.
+	rescueAfter          = 15 * time.Minute
 	defaultQueueName     = river.QueueDefault
 	sweepOrphanBlobsKind = "captionqa.sweep_orphan_blobs"
 )
@@ -121,7 +127,8 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 		Logger:            log,
 		FetchPollInterval: opts.PollInterval,
 		// SQLite has no LISTEN/NOTIFY; River polls.
-		PollOnly: true,
+		PollOnly:             true,
+		RescueStuckJobsAfter: rescueAfter,
 	}
 	if cfg.FetchPollInterval <= 0 {
 		cfg.FetchPollInterval = DefaultPollInterval

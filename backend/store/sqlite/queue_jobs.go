@@ -35,6 +35,21 @@ func Handle[T JobArgs](ws *Workers, fn func(ctx context.Context, args T) error) 
 	}))
 }
 
+// HandleSnoozing registers fn as the worker of T's kind, for jobs that
+// keep their own retry schedule: when fn returns again > 0 (and no
+// error) the job runs again after again, without counting as a failed
+// attempt (River's snooze). An error is a failed attempt, retried on
+// River's policy. Like [Handle], it panics on a kind registered twice.
+func HandleSnoozing[T JobArgs](ws *Workers, fn func(ctx context.Context, args T) (again time.Duration, err error)) {
+	river.AddWorker(ws.w, river.WorkFunc(func(ctx context.Context, job *river.Job[T]) error {
+		again, err := fn(ctx, job.Args)
+		if err == nil && again > 0 {
+			return river.JobSnooze(again)
+		}
+		return err
+	}))
+}
+
 // EnqueueOpts adjust one enqueued job; nil takes the defaults.
 type EnqueueOpts struct {
 	// ScheduledAt delays the job until then; zero runs it at once.

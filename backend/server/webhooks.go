@@ -1,0 +1,45 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/webhook"
+)
+
+// webhookWorker is the queue's worker of webhook deliveries: it is
+// registered before the queue exists, and the service it calls needs
+// the queue's store, so the service is set once both are built.
+type webhookWorker struct{ svc *webhook.Service }
+
+// register adds the delivery job's worker to ws: each run makes one
+// attempt, and a failed one snoozes the job until the delivery's next
+// time on the webhook schedule.
+func (w *webhookWorker) register(ws *sqlite.Workers) {
+	sqlite.HandleSnoozing(ws, func(ctx context.Context, j sqlite.WebhookJob) (time.Duration, error) {
+		return w.svc.Attempt(ctx, j.DeliveryID)
+	})
+}
+
+// newWebhooks returns the webhook service over q: deliveries trust the
+// system's roots plus [Config.WebhookCAFile]'s, and follow
+// [Config.WebhookTimeout] and [Config.WebhookSchedule].
+func newWebhooks(q *sqlite.Queue, cfg *Config) (*webhook.Service, error) {
+	var ca []byte
+	if cfg.WebhookCAFile != "" {
+		b, err := os.ReadFile(cfg.WebhookCAFile)
+		if err != nil {
+			return nil, fmt.Errorf("server: webhook CA: %w", err)
+		}
+		ca = b
+	}
+	client, err := webhook.NewClient(ca, cfg.WebhookTimeout)
+	if err != nil {
+		return nil, fmt.Errorf("server: webhook CA %s: %w", cfg.WebhookCAFile, err)
+	}
+	return webhook.NewService(q.Webhooks(), webhook.Options{Client: client, Schedule: cfg.WebhookSchedule,
+		Now: cfg.Now, Logger: cfg.logger().With("component", "webhook")}), nil
+}
