@@ -922,6 +922,11 @@ func fuzzSeeds() []fuzzSeed {
 	add("DELETE", "/api/v1/api-keys/{victim}", credFew, "", nil)
 	add("GET", "/api/v1/webhook", credPro, "", nil)
 	add("PUT", "/api/v1/webhook", credPro, js, []byte(`{"url":"https://example.com/hook","enabled":true,"rotateSecret":false}`))
+	add("PUT", "/api/v1/webhook", credPro, js, []byte(`{"url":"http://user:pw@example.com/#x","enabled":null}`))
+	add("PUT", "/api/v1/webhook", credSession, js, []byte(`{"rotateSecret":true}`))
+	add("GET", "/api/v1/webhook/deliveries?limit=101", credPro, "", nil)
+	add("POST", "/api/v1/webhook/deliveries/"+uuid+"/redeliver", credPro, "", nil)
+	add("POST", "/api/v1/webhook/test", credFew, "", nil)
 	// Projects, exports and artifacts.
 	irJSON := strconv.Quote(validIR)
 	projectForm := func(fields []string, file string) []byte {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/webhook"
 )
 
 // openQueue migrates River's tables in db and returns the job queue
@@ -14,10 +15,11 @@ import (
 // objects over an hour old that known does not report
 // ([sqlite.SweepOptions]); known is the artifact store's lookup, and
 // without one nothing is swept (an object could not be told from an
-// orphan).
+// orphan). Finished webhook deliveries leave the log after
+// [webhook.LogRetention].
 func openQueue(ctx context.Context, db *sqlite.DB, ws *sqlite.Workers, blobs blob.Store, known blob.Known, cfg *Config) (*sqlite.Queue, error) {
 	opts := sqlite.QueueOptions{Logger: cfg.logger().With("component", "queue"), Now: cfg.Now, Workers: ws,
-		PollInterval: cfg.JobPollInterval}
+		PollInterval: cfg.JobPollInterval, KeepDeliveries: webhook.LogRetention}
 	if blobs != nil && known != nil {
 		opts.Sweep = &sqlite.SweepOptions{
 			Blobs: blobs, Known: known,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -120,6 +121,10 @@ func describe(err error) string {
 		return "TLS: " + hostname.Error()
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout():
 		return "timed out: no answer within the response timeout"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err // not "Post <url>:", which the log shows already
 	}
 	return quote(err.Error())
 }

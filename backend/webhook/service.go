@@ -13,6 +13,9 @@ import (
 const (
 	DefaultListLimit = 50
 	MaxListLimit     = 100
+	// LogRetention is how long a delivery that is no longer pending stays
+	// in the log after its creation.
+	LogRetention = 30 * 24 * time.Hour
 )
 
 // Options configure a [Service]. Zero fields take their defaults.

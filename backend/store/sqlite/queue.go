@@ -67,6 +67,9 @@ type QueueOptions struct {
 	PollInterval time.Duration
 	// Sweep, if set, runs the orphan-blob sweeper as a periodic job.
 	Sweep *SweepOptions
+	// KeepDeliveries, if set, deletes every hour the webhook deliveries
+	// that are no longer pending and were created longer ago than this.
+	KeepDeliveries time.Duration
 }
 
 // SweepOptions configure the orphan-blob sweeper: every Every it deletes
@@ -142,7 +145,17 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 		if err != nil {
 			return nil, err
 		}
-		cfg.PeriodicJobs = []*river.PeriodicJob{job}
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
+	}
+	if opts.KeepDeliveries > 0 {
+		if workers == nil {
+			workers = NewWorkers()
+		}
+		job, err := addDeliveryPruner(workers, db, opts.KeepDeliveries, now)
+		if err != nil {
+			return nil, err
+		}
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
 	}
 	if workers != nil {
 		max := opts.MaxWorkers

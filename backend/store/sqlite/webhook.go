@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/captionqa/captionqa/backend/apperr"
@@ -240,7 +241,7 @@ func (t *Tx) QueueExportWebhook(ctx context.Context, e *project.Export) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: webhook of %s: %w", e.AccountID, err)
 	}
-	d := webhook.NewExportDelivery(e, t.now)
+	d := webhook.NewExportDelivery(e, e.CreatedAt)
 	id, err := t.Enqueue(ctx, WebhookJob{DeliveryID: d.ID}, webhookJobOpts())
 	if err != nil {
 		return err
@@ -257,4 +258,34 @@ func nullTime(t time.Time) sql.NullString {
 		return sql.NullString{}
 	}
 	return sql.NullString{String: formatTime(t), Valid: true}
+}
+
+// pruneDeliveries is the job that deletes old finished deliveries: no
+// arguments, what it keeps is configured in the process.
+type pruneDeliveries struct{}
+
+func (pruneDeliveries) Kind() string { return pruneDeliveriesKind }
+
+const pruneDeliveriesKind = "captionqa.prune_webhook_deliveries"
+
+// addDeliveryPruner registers the pruner's worker in ws and returns its
+// hourly periodic job: the delivery log keeps what is pending, and the
+// rest for keep after its creation.
+func addDeliveryPruner(ws *Workers, db *DB, keep time.Duration, now func() time.Time) (*river.PeriodicJob, error) {
+	err := river.AddWorkerSafely(ws.w, river.WorkFunc(func(ctx context.Context, _ *river.Job[pruneDeliveries]) error {
+		_, err := db.write.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE status != 'pending' AND created_at < ?`,
+			formatTime(now().Add(-keep)))
+		if err != nil {
+			return fmt.Errorf("sqlite: prune deliveries: %w", err)
+		}
+		return nil
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: delivery pruner: %w", err)
+	}
+	return river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return pruneDeliveries{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: time.Hour}}
+		},
+		&river.PeriodicJobOpts{ID: pruneDeliveriesKind, RunOnStart: true}), nil
 }

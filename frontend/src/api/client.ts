@@ -23,6 +23,10 @@ import type {
   Profile,
   Session,
   Usage,
+  Webhook,
+  WebhookDeliveryList,
+  WebhookDeliveryResult,
+  WebhookUpdate,
 } from "./types";
 
 /** ApiError is a failed call: the envelope's code and message, the HTTP status. */
@@ -242,6 +246,30 @@ export class Client {
 
   artifactLink(artifactId: string, ttlSeconds = 600): Promise<ArtifactLink> {
     return this.v1<ArtifactLink>(`/artifacts/${encodeURIComponent(artifactId)}?ttlSeconds=${ttlSeconds}`);
+  }
+
+  // ---- webhook
+
+  getWebhook(): Promise<Webhook> {
+    return this.v1<Webhook>("/webhook");
+  }
+
+  /** putWebhook changes the webhook; creating it or rotateSecret answers the full secret once. */
+  putWebhook(req: WebhookUpdate): Promise<Webhook> {
+    return this.v1<Webhook>("/webhook", { method: "PUT", json: req, csrf: this.csrf });
+  }
+
+  webhookDeliveries(limit = 50): Promise<WebhookDeliveryList> {
+    return this.v1<WebhookDeliveryList>(`/webhook/deliveries?limit=${limit}`);
+  }
+
+  redeliverWebhook(deliveryId: string): Promise<WebhookDeliveryResult> {
+    return this.v1<WebhookDeliveryResult>(`/webhook/deliveries/${encodeURIComponent(deliveryId)}/redeliver`, { method: "POST", csrf: this.csrf });
+  }
+
+  /** testWebhook sends one signed test event and answers its outcome. */
+  testWebhook(): Promise<WebhookDeliveryResult> {
+    return this.v1<WebhookDeliveryResult>("/webhook/test", { method: "POST", csrf: this.csrf });
   }
 }
 

@@ -379,3 +379,57 @@ export interface ArtifactLink {
   contentType: string;
   bytes: number;
 }
+
+// ---- webhook (issue 14, /api/v1/webhook; Pro: PRO_WORKSPACE)
+
+export type WebhookEvent = "export_complete" | "test";
+export type WebhookDeliveryStatus = "pending" | "delivered" | "failed" | "disabled";
+
+/** WebhookDelivery is one signed POST to the webhook's URL and its retries. */
+export interface WebhookDelivery {
+  deliveryId: string;
+  event: WebhookEvent | string;
+  projectId: string | null;
+  irRevision: number | null;
+  exportId: string | null;
+  status: WebhookDeliveryStatus | string;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+}
+
+/**
+ * Webhook is GET and PUT /api/v1/webhook. With no webhook yet url and
+ * secret are null. secret is masked unless secretRevealed: a PUT that
+ * created the webhook or rotated the secret returns it in full, once.
+ */
+export interface Webhook {
+  url: string | null;
+  enabled: boolean;
+  secret: string | null;
+  secretRevealed: boolean;
+  createdAt: string | null;
+  updatedAt: string | null;
+  lastDelivery: WebhookDelivery | null;
+}
+
+/** WebhookUpdate is the body of PUT /api/v1/webhook (a partial update; the first names url). */
+export interface WebhookUpdate {
+  url?: string;
+  enabled?: boolean;
+  rotateSecret?: boolean;
+}
+
+/** WebhookDeliveryList is GET /api/v1/webhook/deliveries, newest first. */
+export interface WebhookDeliveryList {
+  deliveries: WebhookDelivery[];
+}
+
+/** WebhookDeliveryResult is the body of POST .../redeliver (202) and POST /webhook/test (200). */
+export interface WebhookDeliveryResult {
+  delivery: WebhookDelivery;
+}
