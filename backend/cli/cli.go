@@ -40,6 +40,7 @@ func commands() []command {
 		{"account", "manage accounts: create, list, set, set-password", runAccount},
 		{"key", "manage API keys: create, list, revoke", runKey},
 		{"project", "manage projects: create, list, diff, export", runProject},
+		{"webhook", "receive and verify webhook deliveries: listen", runWebhook},
 	}
 }
 
