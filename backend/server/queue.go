@@ -3,11 +3,24 @@ package server
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
+
+// webhookRescueAfter is when a delivery job still running is taken for
+// one a dead process left: twice the attempt's timeout plus 10 s for its
+// reads and its write (30 s by default). A live but slow attempt taken
+// for dead is sent again, which at-least-once delivery allows.
+func webhookRescueAfter(cfg *Config) time.Duration {
+	timeout := cfg.WebhookTimeout
+	if timeout <= 0 {
+		timeout = webhook.DefaultTimeout
+	}
+	return 2*timeout + 10*time.Second
+}
 
 // openQueue migrates River's tables in db and returns the job queue
 // working ws, not started. With blobs and known both set it runs the
@@ -16,10 +29,12 @@ import (
 // ([sqlite.SweepOptions]); known is the artifact store's lookup, and
 // without one nothing is swept (an object could not be told from an
 // orphan). Finished webhook deliveries leave the log after
-// [webhook.LogRetention].
+// [webhook.LogRetention], and deliveries whose attempt a crash cut off
+// start again after [webhookRescueAfter].
 func openQueue(ctx context.Context, db *sqlite.DB, ws *sqlite.Workers, blobs blob.Store, known blob.Known, cfg *Config) (*sqlite.Queue, error) {
 	opts := sqlite.QueueOptions{Logger: cfg.logger().With("component", "queue"), Now: cfg.Now, Workers: ws,
-		PollInterval: cfg.JobPollInterval, KeepDeliveries: webhook.LogRetention}
+		PollInterval: cfg.JobPollInterval, KeepDeliveries: webhook.LogRetention,
+		RescueDeliveriesAfter: webhookRescueAfter(cfg)}
 	if blobs != nil && known != nil {
 		opts.Sweep = &sqlite.SweepOptions{
 			Blobs: blobs, Known: known,

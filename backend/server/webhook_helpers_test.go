@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -39,7 +40,7 @@ type delivery struct {
 	Verified bool
 }
 
-func newReceiver(t *testing.T) *receiver {
+func newReceiver(t testing.TB) *receiver {
 	t.Helper()
 	r := &receiver{notify: make(chan struct{}, 1)}
 	r.srv = httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
@@ -93,7 +94,7 @@ func (r *receiver) deliveries() []delivery {
 }
 
 // waitFor waits until n requests arrived, up to limit.
-func (r *receiver) waitFor(t *testing.T, n int, limit time.Duration) []delivery {
+func (r *receiver) waitFor(t testing.TB, n int, limit time.Duration) []delivery {
 	t.Helper()
 	deadline := time.After(limit)
 	for {
@@ -119,7 +120,7 @@ func fastWebhooks(cfg *server.Config, caFile string) {
 
 // runServer opens srv and runs it (HTTP and the job queue) until the test
 // ends; it returns the owner key's secret.
-func runServer(t *testing.T, srv *server.Server) string {
+func runServer(t testing.TB, srv *server.Server) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	if err := srv.Open(ctx); err != nil {
@@ -149,7 +150,7 @@ func runServer(t *testing.T, srv *server.Server) string {
 
 // mustCall is call that fails the test on a transport error or a status
 // other than want, and decodes a JSON body into out when out is not nil.
-func mustCall(t *testing.T, method, url, secret, body string, want int, out any) {
+func mustCall(t testing.TB, method, url, secret, body string, want int, out any) {
 	t.Helper()
 	status, b, err := call(method, url, secret, body)
 	if err != nil {
@@ -163,4 +164,35 @@ func mustCall(t *testing.T, method, url, secret, body string, want int, out any)
 			t.Fatalf("%s %s: %v: %s", method, url, err, b)
 		}
 	}
+}
+
+// setAnswer makes the receiver answer every request with h (nil: back to
+// verifying and answering 204); what arrives is still recorded.
+func (r *receiver) setAnswer(h http.HandlerFunc) {
+	r.mu.Lock()
+	r.answer = h
+	r.mu.Unlock()
+}
+
+// stop closes the receiver's listener, so deliveries meet a refused
+// connection, and returns its address for restart.
+func (r *receiver) stop() string {
+	addr := r.srv.Listener.Addr().String()
+	r.srv.Close()
+	return addr
+}
+
+// restart listens again on addr (the address stop returned), with the
+// same certificate (httptest's), secret and record of what arrived.
+func (r *receiver) restart(t testing.TB, addr string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("receiver back on %s: %v", addr, err)
+	}
+	r.srv = httptest.NewUnstartedServer(http.HandlerFunc(r.serve))
+	r.srv.Listener.Close()
+	r.srv.Listener = ln
+	r.srv.StartTLS()
+	t.Cleanup(r.srv.Close)
 }

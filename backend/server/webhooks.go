@@ -20,7 +20,7 @@ type webhookWorker struct{ svc *webhook.Service }
 // time on the webhook schedule.
 func (w *webhookWorker) register(ws *sqlite.Workers) {
 	sqlite.HandleSnoozing(ws, func(ctx context.Context, j sqlite.WebhookJob) (time.Duration, error) {
-		return w.svc.Attempt(ctx, j.DeliveryID)
+		return w.svc.Attempt(ctx, j.DeliveryID, j.Run)
 	})
 }
 

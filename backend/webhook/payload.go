@@ -59,7 +59,7 @@ func NewExportDelivery(e *project.Export, now time.Time) *Delivery {
 	body, _ := json.Marshal(Payload{Event: EventExportComplete, Receipt: NewReceipt(e)}) // plain strings and ints
 	return &Delivery{ID: uuid.NewString(), AccountID: e.AccountID, Event: EventExportComplete,
 		ProjectID: e.ProjectID, IRRevision: e.IRRevision, ExportID: e.ID, Body: body,
-		Status: Pending, CreatedAt: now, WindowStart: now, NextAttemptAt: now}
+		Status: Pending, CreatedAt: now, WindowStart: now, NextAttemptAt: now, Run: 1}
 }
 
 // newTestDelivery returns the test delivery of accountID, made at now.
@@ -67,5 +67,5 @@ func newTestDelivery(accountID string, now time.Time) *Delivery {
 	id := uuid.NewString()
 	body, _ := json.Marshal(TestPayload{Event: EventTest, DeliveryID: id, SentAt: now})
 	return &Delivery{ID: id, AccountID: accountID, Event: EventTest, Body: body,
-		Status: Pending, CreatedAt: now, WindowStart: now, NextAttemptAt: now}
+		Status: Pending, CreatedAt: now, WindowStart: now, NextAttemptAt: now, Run: 1}
 }

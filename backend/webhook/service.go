@@ -211,17 +211,17 @@ func (s *Service) configOf(ctx context.Context, accountID string) (*Config, erro
 	return c, err
 }
 
-// Attempt is the queue worker's step for a delivery: it makes the next
-// attempt, with the webhook's URL and secret as they are now, and
-// records the outcome. It returns how long to wait before the next
+// Attempt is the queue worker's step for run of a delivery: it makes
+// the next attempt, with the webhook's URL and secret as they are now,
+// and records the outcome. It returns how long to wait before the next
 // attempt (0: none; the delivery is delivered, failed for good, or not
-// to be sent). A delivery that is gone or no longer pending is left
-// alone (a redeliver may queue a second job for one delivery); one whose
-// webhook is disabled or removed is marked disabled, unsent. Its error
-// is a store failure, after which the queue retries the step: the
-// receiver may then get the delivery twice (at least once; the receipt's
-// irRevision is the idempotency key).
-func (s *Service) Attempt(ctx context.Context, deliveryID string) (retryIn time.Duration, err error) {
+// to be sent). A delivery that is gone, no longer pending, or in a later
+// run (a redeliver, or a rescue after a crash, queued a new job) is left
+// alone; one whose webhook is disabled or removed is marked disabled,
+// unsent. Its error is a store failure, after which the queue retries
+// the step: the receiver may then get the delivery twice (at least once;
+// the receipt's irRevision is the idempotency key).
+func (s *Service) Attempt(ctx context.Context, deliveryID string, run int) (retryIn time.Duration, err error) {
 	d, err := s.store.Delivery(ctx, deliveryID)
 	if apperr.KindOf(err) == apperr.NotFound {
 		return 0, nil
@@ -229,7 +229,7 @@ func (s *Service) Attempt(ctx context.Context, deliveryID string) (retryIn time.
 	if err != nil {
 		return 0, err
 	}
-	if d.Status != Pending {
+	if d.Status != Pending || d.Run != run {
 		return 0, nil
 	}
 	c, err := s.store.Webhook(ctx, d.AccountID)
@@ -260,7 +260,7 @@ func (s *Service) Attempt(ctx context.Context, deliveryID string) (retryIn time.
 func (s *Service) recordAttempt(ctx context.Context, d *Delivery) error {
 	err := s.store.RecordAttempt(ctx, d)
 	if apperr.KindOf(err) == apperr.NotFound {
-		return nil // the account went, and its deliveries with it
+		return nil // a new run took over, or the account went with its deliveries
 	}
 	if err != nil {
 		return fmt.Errorf("webhook: record attempt of %s: %w", d.ID, err)

@@ -28,10 +28,10 @@ type Store interface {
 	InsertDelivery(ctx context.Context, d *Delivery) error
 	// RecordAttempt stores d's outcome fields (Status, Attempts, Last*,
 	// NextAttemptAt, DeliveredAt) and returns [apperr.NotFound] when d is
-	// gone (its account was deleted).
+	// gone (its account was deleted) or d.Run is no longer its run.
 	RecordAttempt(ctx context.Context, d *Delivery) error
-	// Requeue stores d (Status pending, a new WindowStart) and queues an
-	// attempt at once, in one transaction. A delivery whose attempt is
-	// running keeps that attempt.
+	// Requeue stores d (Status pending, a new WindowStart and
+	// NextAttemptAt) in the next run, setting d.Run, and queues the run's
+	// first attempt at once, in one transaction.
 	Requeue(ctx context.Context, d *Delivery) error
 }

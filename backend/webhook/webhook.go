@@ -68,4 +68,8 @@ type Delivery struct {
 	// WindowStart starts the retry window of the current run of attempts:
 	// the delivery's creation, or its last redeliver.
 	WindowStart time.Time
+	// Run numbers the runs of attempts, from 1; each redeliver (or rescue
+	// after a crash) starts the next. An attempt of an older run records
+	// nothing.
+	Run int
 }

@@ -70,6 +70,11 @@ type QueueOptions struct {
 	// KeepDeliveries, if set, deletes every hour the webhook deliveries
 	// that are no longer pending and were created longer ago than this.
 	KeepDeliveries time.Duration
+	// RescueDeliveriesAfter, if set, restarts every minute the pending
+	// webhook deliveries whose job has been running longer than this: a
+	// process that died mid-attempt (see addDeliveryRescuer). It must
+	// exceed the delivery job's timeout.
+	RescueDeliveriesAfter time.Duration
 }
 
 // SweepOptions configure the orphan-blob sweeper: every Every it deletes
@@ -157,6 +162,17 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 		}
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
 	}
+	q := &Queue{db: db, log: log}
+	if opts.RescueDeliveriesAfter > 0 {
+		if workers == nil {
+			workers = NewWorkers()
+		}
+		job, err := addDeliveryRescuer(workers, q, opts.RescueDeliveriesAfter, now)
+		if err != nil {
+			return nil, err
+		}
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
+	}
 	if workers != nil {
 		max := opts.MaxWorkers
 		if max <= 0 {
@@ -169,7 +185,8 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: river client: %w", err)
 	}
-	return &Queue{db: db, client: client, log: log, works: workers != nil}, nil
+	q.client, q.works = client, workers != nil
+	return q, nil
 }
 
 // Start starts working jobs (a queue without workers only inserts; Start

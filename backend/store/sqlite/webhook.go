@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/rivertype"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/project"
@@ -18,9 +17,11 @@ import (
 // WebhookJobKind is the kind of the job that attempts a webhook delivery.
 const WebhookJobKind = "captionqa.webhook_delivery"
 
-// WebhookJob is the job that makes a webhook delivery's next attempt.
+// WebhookJob is the job that makes the attempts of one run of a webhook
+// delivery.
 type WebhookJob struct {
 	DeliveryID string `json:"deliveryId"`
+	Run        int    `json:"run"`
 }
 
 // Kind names the job's worker.
@@ -87,7 +88,7 @@ func (s *WebhookStore) SaveWebhook(ctx context.Context, c *webhook.Config) error
 }
 
 const deliveryColumns = `id, account_id, event, project_id, ir_revision, export_id, body, status, attempts,
-	last_status_code, last_error, last_attempt_at, next_attempt_at, delivered_at, created_at, window_start`
+	last_status_code, last_error, last_attempt_at, next_attempt_at, delivered_at, created_at, window_start, run`
 
 // Delivery returns the delivery, or [apperr.NotFound].
 func (s *WebhookStore) Delivery(ctx context.Context, id string) (*webhook.Delivery, error) {
@@ -127,7 +128,7 @@ func scanDelivery(row scanner) (*webhook.Delivery, error) {
 	var rev, code sql.NullInt64
 	var status, created, window string
 	err := row.Scan(&d.ID, &d.AccountID, &d.Event, &project, &rev, &export, &d.Body, &status, &d.Attempts,
-		&code, &lastErr, &lastAt, &nextAt, &deliveredAt, &created, &window)
+		&code, &lastErr, &lastAt, &nextAt, &deliveredAt, &created, &window, &d.Run)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, apperr.New(apperr.NotFound, "delivery not found").Wrap(err)
 	}
@@ -155,15 +156,15 @@ func scanDelivery(row scanner) (*webhook.Delivery, error) {
 
 // InsertDelivery records d without queuing it.
 func (s *WebhookStore) InsertDelivery(ctx context.Context, d *webhook.Delivery) error {
-	return s.db.WriteTx(ctx, func(tx *Tx) error { return tx.insertDelivery(ctx, d, nil) })
+	return s.db.WriteTx(ctx, func(tx *Tx) error { return tx.insertDelivery(ctx, d) })
 }
 
-func (t *Tx) insertDelivery(ctx context.Context, d *webhook.Delivery, jobID *int64) error {
-	_, err := t.tx.ExecContext(ctx, `INSERT INTO webhook_deliveries(`+deliveryColumns+`, river_job_id)
+func (t *Tx) insertDelivery(ctx context.Context, d *webhook.Delivery) error {
+	_, err := t.tx.ExecContext(ctx, `INSERT INTO webhook_deliveries(`+deliveryColumns+`)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		d.ID, d.AccountID, d.Event, nullString(d.ProjectID), nullInt(d.IRRevision), nullString(d.ExportID), d.Body,
 		string(d.Status), d.Attempts, nullInt(d.LastStatusCode), nullString(d.LastError), nullTime(d.LastAttemptAt),
-		nullTime(d.NextAttemptAt), nullTime(d.DeliveredAt), formatTime(d.CreatedAt), formatTime(d.WindowStart), jobID)
+		nullTime(d.NextAttemptAt), nullTime(d.DeliveredAt), formatTime(d.CreatedAt), formatTime(d.WindowStart), d.Run)
 	switch {
 	case isForeignKey(err):
 		return apperr.New(apperr.NotFound, "account not found").Wrap(err)
@@ -173,12 +174,13 @@ func (t *Tx) insertDelivery(ctx context.Context, d *webhook.Delivery, jobID *int
 	return nil
 }
 
-// RecordAttempt stores d's outcome fields, or returns [apperr.NotFound].
+// RecordAttempt stores d's outcome fields if d's run is still the
+// delivery's, or returns [apperr.NotFound].
 func (s *WebhookStore) RecordAttempt(ctx context.Context, d *webhook.Delivery) error {
 	res, err := s.db.write.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status_code = ?,
-		last_error = ?, last_attempt_at = ?, next_attempt_at = ?, delivered_at = ? WHERE id = ?`,
+		last_error = ?, last_attempt_at = ?, next_attempt_at = ?, delivered_at = ? WHERE id = ? AND run = ?`,
 		string(d.Status), d.Attempts, nullInt(d.LastStatusCode), nullString(d.LastError), nullTime(d.LastAttemptAt),
-		nullTime(d.NextAttemptAt), nullTime(d.DeliveredAt), d.ID)
+		nullTime(d.NextAttemptAt), nullTime(d.DeliveredAt), d.ID, d.Run)
 	if err != nil {
 		return fmt.Errorf("sqlite: record attempt of %s: %w", d.ID, err)
 	}
@@ -192,40 +194,25 @@ func (s *WebhookStore) RecordAttempt(ctx context.Context, d *webhook.Delivery) e
 	return nil
 }
 
-// Requeue stores d as pending in a new window and, in the same
-// transaction, makes its job run at once: the job it last had, when
-// River still holds it (a running one is left to finish), else a new
-// one.
+// Requeue stores d as pending in a new window and a new run, and queues
+// the run's job, in one transaction. A job of an older run, waiting or
+// running, then finds its run gone and records nothing.
 func (s *WebhookStore) Requeue(ctx context.Context, d *webhook.Delivery) error {
-	return s.queue.WriteTx(ctx, func(tx *Tx) error {
-		var jobID sql.NullInt64
-		err := tx.tx.QueryRowContext(ctx, `UPDATE webhook_deliveries SET status = ?, window_start = ?, next_attempt_at = ?
-			WHERE id = ? RETURNING river_job_id`,
-			string(d.Status), formatTime(d.WindowStart), nullTime(d.NextAttemptAt), d.ID).Scan(&jobID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return apperr.New(apperr.NotFound, "delivery not found").Wrap(err)
-		}
-		if err != nil {
-			return fmt.Errorf("sqlite: requeue delivery %s: %w", d.ID, err)
-		}
-		if jobID.Valid {
-			_, err := s.queue.client.JobRetryTx(ctx, tx.tx, jobID.Int64)
-			if err == nil {
-				return nil
-			}
-			if !errors.Is(err, rivertype.ErrNotFound) {
-				return fmt.Errorf("sqlite: requeue delivery %s: %w", d.ID, err)
-			}
-		}
-		id, err := tx.Enqueue(ctx, WebhookJob{DeliveryID: d.ID}, webhookJobOpts())
-		if err != nil {
-			return err
-		}
-		if _, err = tx.tx.ExecContext(ctx, `UPDATE webhook_deliveries SET river_job_id = ? WHERE id = ?`, id, d.ID); err != nil {
-			return fmt.Errorf("sqlite: requeue delivery %s: %w", d.ID, err)
-		}
-		return nil
-	})
+	return s.queue.WriteTx(ctx, func(tx *Tx) error { return tx.requeue(ctx, d) })
+}
+
+func (t *Tx) requeue(ctx context.Context, d *webhook.Delivery) error {
+	err := t.tx.QueryRowContext(ctx, `UPDATE webhook_deliveries SET status = ?, window_start = ?, next_attempt_at = ?,
+		run = run + 1 WHERE id = ? RETURNING run`,
+		string(d.Status), formatTime(d.WindowStart), nullTime(d.NextAttemptAt), d.ID).Scan(&d.Run)
+	if errors.Is(err, sql.ErrNoRows) {
+		return apperr.New(apperr.NotFound, "delivery not found").Wrap(err)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: requeue delivery %s: %w", d.ID, err)
+	}
+	_, err = t.Enqueue(ctx, WebhookJob{DeliveryID: d.ID, Run: d.Run}, webhookJobOpts())
+	return err
 }
 
 // QueueExportWebhook records the export_complete delivery of e and
@@ -242,11 +229,10 @@ func (t *Tx) QueueExportWebhook(ctx context.Context, e *project.Export) error {
 		return fmt.Errorf("sqlite: webhook of %s: %w", e.AccountID, err)
 	}
 	d := webhook.NewExportDelivery(e, e.CreatedAt)
-	id, err := t.Enqueue(ctx, WebhookJob{DeliveryID: d.ID}, webhookJobOpts())
-	if err != nil {
+	if _, err := t.Enqueue(ctx, WebhookJob{DeliveryID: d.ID, Run: d.Run}, webhookJobOpts()); err != nil {
 		return err
 	}
-	return t.insertDelivery(ctx, d, &id)
+	return t.insertDelivery(ctx, d)
 }
 
 func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
@@ -288,4 +274,82 @@ func addDeliveryPruner(ws *Workers, db *DB, keep time.Duration, now func() time.
 			return pruneDeliveries{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: time.Hour}}
 		},
 		&river.PeriodicJobOpts{ID: pruneDeliveriesKind, RunOnStart: true}), nil
+}
+
+// rescueDeliveries is the job that restarts deliveries whose attempt a
+// crash cut off: no arguments.
+type rescueDeliveries struct{}
+
+func (rescueDeliveries) Kind() string { return rescueDeliveriesKind }
+
+const rescueDeliveriesKind = "captionqa.rescue_webhook_deliveries"
+
+// addDeliveryRescuer registers the rescuer's worker in ws and returns
+// its periodic job, every after/2 and once at start. River hands a job
+// left running by a dead process back only after [rescueAfter], which
+// the longest jobs need; a webhook attempt is bounded by its timeout, so
+// a delivery job running for longer than after (which the caller sets
+// well above it) belongs to a process that died mid-attempt. The rescuer starts a new run of
+// each such pending delivery (as a redeliver does, keeping its window);
+// the old job, when River hands it back, finds its run gone.
+func addDeliveryRescuer(ws *Workers, q *Queue, after time.Duration, now func() time.Time) (*river.PeriodicJob, error) {
+	err := river.AddWorkerSafely(ws.w, river.WorkFunc(func(ctx context.Context, _ *river.Job[rescueDeliveries]) error {
+		return q.WriteTx(ctx, func(tx *Tx) error {
+			n, err := tx.rescueDeliveries(ctx, now().Add(-after))
+			if n > 0 {
+				q.log.Warn("restarted webhook deliveries whose attempt a stopped process cut off", "deliveries", n)
+			}
+			return err
+		})
+	}))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: delivery rescuer: %w", err)
+	}
+	every := max(after/2, time.Second)
+	return river.NewPeriodicJob(river.PeriodicInterval(every),
+		func() (river.JobArgs, *river.InsertOpts) {
+			return rescueDeliveries{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: every}}
+		},
+		&river.PeriodicJobOpts{ID: rescueDeliveriesKind, RunOnStart: true}), nil
+}
+
+// rescueDeliveries requeues the pending deliveries whose current run's
+// job has been running since before cutoff, and returns how many.
+func (t *Tx) rescueDeliveries(ctx context.Context, cutoff time.Time) (int, error) {
+	// River keeps times as "2006-01-02 15:04:05.000" text and ours as RFC
+	// 3339; julianday reads both.
+	rows, err := t.tx.QueryContext(ctx, `SELECT d.id, d.status, d.window_start, d.next_attempt_at
+		FROM river_job j JOIN webhook_deliveries d
+			ON d.id = json_extract(j.args, '$.deliveryId') AND d.run = json_extract(j.args, '$.run')
+		WHERE j.kind = ? AND j.state = 'running' AND julianday(j.attempted_at) < julianday(?) AND d.status = 'pending'`,
+		WebhookJobKind, cutoff.UTC().Format(time.RFC3339))
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: stuck deliveries: %w", err)
+	}
+	var stuck []*webhook.Delivery
+	for rows.Next() {
+		var d webhook.Delivery
+		var status, window string
+		var next sql.NullString
+		if err := rows.Scan(&d.ID, &status, &window, &next); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("sqlite: stuck deliveries: %w", err)
+		}
+		d.Status = webhook.Status(status)
+		if d.WindowStart, err = parseTime(window); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		stuck = append(stuck, &d)
+	}
+	if err := rows.Close(); err != nil {
+		return 0, fmt.Errorf("sqlite: stuck deliveries: %w", err)
+	}
+	for _, d := range stuck {
+		d.NextAttemptAt = t.now
+		if err := t.requeue(ctx, d); err != nil {
+			return 0, err
+		}
+	}
+	return len(stuck), nil
 }

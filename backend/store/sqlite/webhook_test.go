@@ -117,7 +117,7 @@ func TestDeliveryLogPruned(t *testing.T) {
 	for i, r := range rows {
 		at := now.Add(-r.age)
 		d := &webhook.Delivery{ID: uuidN(i + 1), AccountID: "acct", Event: webhook.EventTest, Body: []byte(`{}`),
-			Status: r.status, CreatedAt: at, WindowStart: at}
+			Status: r.status, CreatedAt: at, WindowStart: at, Run: 1}
 		if err := setup.Webhooks().InsertDelivery(ctx, d); err != nil {
 			t.Fatal(err)
 		}

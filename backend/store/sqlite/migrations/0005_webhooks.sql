@@ -1,9 +1,10 @@
 -- Webhooks: at most one per account, and the log of its deliveries. A
 -- delivery of an export is inserted in the export's transaction, with
 -- the River job that attempts it (the outbox): both commit with the
--- export or not at all. body is the exact JSON every attempt sends;
--- river_job_id names the job that last queued it, so a redeliver can
--- make a waiting job run at once rather than queue a second one.
+-- export or not at all. body is the exact JSON every attempt sends. run
+-- counts the runs of attempts: a redeliver starts a new run with a new
+-- job, and a job of an older run (still waiting, or cut off by a crash)
+-- finds its run gone and does nothing.
 
 CREATE TABLE webhooks (
 	account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
@@ -31,7 +32,7 @@ CREATE TABLE webhook_deliveries (
 	delivered_at     TEXT,
 	created_at       TEXT NOT NULL,
 	window_start     TEXT NOT NULL,
-	river_job_id     INTEGER
+	run              INTEGER NOT NULL DEFAULT 1 CHECK (run >= 1)
 ) STRICT;
 
 CREATE INDEX webhook_deliveries_account_created ON webhook_deliveries(account_id, created_at DESC, id DESC);
