@@ -16,9 +16,9 @@ DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun
 
-.PHONY: all deps deps-debian deps-go ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
+.PHONY: all deps deps-debian deps-go deps-npm ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
 all: build
 
@@ -31,11 +31,12 @@ help:
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench   run the speed and memory benchmarks, with the go-astisub comparison"
 
-deps: deps-debian deps-go
+deps: deps-debian deps-go deps-npm
 
 deps-debian:
 	@command -v $(GO) >/dev/null || { echo "Go is missing: install Go 1.26 to /usr/local/go (see README)"; exit 1; }
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:$$missing"; \
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
@@ -46,8 +47,20 @@ deps-go:
 	@$(GO) mod download
 	@cd bench && $(GO) mod download
 
-# ui bundles frontend/src into frontend/dist with esbuild's Go API (no npm);
-# the binary embeds the result.
+# The UI's npm packages (the CodeMirror editor), exactly as
+# frontend/package-lock.json pins them: npm ci runs when node_modules is
+# missing or older than the lockfile. Node.js and npm come from Debian
+# (deps-debian) unless a node and an npm are already on the PATH.
+NPM_STAMP := frontend/node_modules/.package-lock.json
+
+deps-npm: $(NPM_STAMP)
+
+$(NPM_STAMP): frontend/package-lock.json frontend/package.json | deps-debian
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+# ui bundles frontend/src into frontend/dist with esbuild's Go API; npm only
+# installs the packages it bundles (deps-npm). The binary embeds the result.
 ui: deps
 	$(GO) run ./frontend/bundle
 

@@ -17,6 +17,8 @@ require (
 	golang.org/x/crypto v0.58.0
 	golang.org/x/term v0.47.0
 	golang.org/x/time v0.16.0
+	modernc.org/libquickjs v0.13.1
+	modernc.org/quickjs v0.25.0
 	modernc.org/sqlite v1.60.0
 )
 

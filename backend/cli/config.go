@@ -14,9 +14,9 @@ import (
 // ServerFlags declares on fs every flag of the server's configuration,
 // the one parser `captionqa serve` and `captionqa desktop` share: --addr,
 // --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
-// --tls-key, --allowed-host, --webhook-ca, --metrics-addr, --log-format and
-// --log-level, each defaulting to its environment variable read through
-// getenv (a flag wins over its variable). After fs.Parse, the returned
+// --tls-key, --allowed-host, --webhook-ca, --templates, --metrics-addr,
+// --log-format and --log-level, each defaulting to its environment
+// variable read through getenv (a flag wins over its variable). After fs.Parse, the returned
 // function builds the server.Config, with a logger writing to logs; its
 // error is a usage error, worded for the command line.
 func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) func() (server.Config, error) {
@@ -53,6 +53,7 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	fs.Func("allowed-host", "a Host name the listener accepts besides the loopback names and --addr's host, such as the appliance's name on the network; repeat for more (env "+envAllowedHosts+", comma-separated)",
 		func(v string) error { hosts = append(hosts, v); return nil })
 	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca", getenv(envWebhookCA), "PEM file of CA certificates that webhook receivers' certificates may chain to, besides the system's roots (env "+envWebhookCA+"); certificates are always checked")
+	templates := fs.String("templates", envOr(envTemplates, "on"), "on or off: off turns the export-template runtime off, and every template route answers 503 (env "+envTemplates+")")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
 	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -60,6 +61,13 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	return func() (server.Config, error) {
 		if envErr != nil {
 			return cfg, envErr
+		}
+		switch *templates {
+		case "on":
+		case "off":
+			cfg.TemplatesOff = true
+		default:
+			return cfg, fmt.Errorf("--templates is on or off, not %q", *templates)
 		}
 		if err := checkLimits(cfg); err != nil {
 			return cfg, err

@@ -13,7 +13,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--templates on|off] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.
@@ -29,6 +29,7 @@ const (
 	envAllowedHosts = "CAPTIONQA_ALLOWED_HOSTS"
 	envMetricsAddr  = "CAPTIONQA_METRICS_ADDR"
 	envWebhookCA    = "CAPTIONQA_WEBHOOK_CA"
+	envTemplates    = "CAPTIONQA_TEMPLATES"
 )
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM

@@ -22,6 +22,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/exporttpl"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/webhook"
@@ -56,6 +57,9 @@ type Options struct {
 	// Webhooks serves the webhook routes; nil answers them 503
 	// unavailable.
 	Webhooks *webhook.Service
+	// Templates serves the export-template routes; nil (the runtime is
+	// off) answers them 503 unavailable.
+	Templates *exporttpl.Service
 	// Logger receives one line per request and every internal error; nil
 	// discards.
 	Logger *slog.Logger
@@ -113,6 +117,7 @@ type handler struct {
 	projects   *project.Service
 	exports    *project.Exporter
 	webhooks   *webhook.Service
+	templates  *exporttpl.Service
 	links      *project.LinkSigner
 	log        *slog.Logger
 	now        func() time.Time
@@ -140,7 +145,8 @@ func New(opts Options) *echo.Echo {
 	h := &handler{
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
 		exports: opts.Exports, links: opts.Links, webhooks: opts.Webhooks,
-		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
+		templates: opts.Templates,
+		log:       opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
 	}

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"strings"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/project"
@@ -9,9 +10,10 @@ import (
 
 // exportRequest is the body of POST /api/v1/projects/{id}/exports.
 type exportRequest struct {
-	Presets    []string `json:"presets"`
-	FixProfile string   `json:"fixProfile"`
-	Standard   string   `json:"standard"`
+	Presets     []string `json:"presets"`
+	TemplateIDs []string `json:"templateIds"`
+	FixProfile  string   `json:"fixProfile"`
+	Standard    string   `json:"standard"`
 }
 
 // ExportCreated is the 201 body of an export, and what
@@ -31,12 +33,15 @@ type ExportCreated struct {
 // ExportedFile is one artifact of an export; fetch its download link
 // with GET /api/v1/artifacts/{artifactId}.
 type ExportedFile struct {
-	ArtifactID  string `json:"artifactId"`
-	Preset      string `json:"preset"`
-	Filename    string `json:"filename"`
-	ContentType string `json:"contentType"`
-	Bytes       int64  `json:"bytes"`
-	SHA256      string `json:"sha256"`
+	ArtifactID string `json:"artifactId"`
+	Preset     string `json:"preset"`
+	// TemplateID names the export template that made the file; null for
+	// a preset's file.
+	TemplateID  *string `json:"templateId"`
+	Filename    string  `json:"filename"`
+	ContentType string  `json:"contentType"`
+	Bytes       int64   `json:"bytes"`
+	SHA256      string  `json:"sha256"`
 }
 
 // NewExportCreated returns the 201 body of e.
@@ -46,8 +51,12 @@ func NewExportCreated(e *project.Export) ExportCreated {
 		Receipt:               webhook.NewReceipt(e),
 		Artifacts:             make([]ExportedFile, 0, len(e.Artifacts))}
 	for _, a := range e.Artifacts {
-		out.Artifacts = append(out.Artifacts, ExportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
-			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256})
+		f := ExportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
+			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256}
+		if id, ok := strings.CutPrefix(a.Preset, project.TemplatePresetPrefix); ok {
+			f.TemplateID = &id
+		}
+		out.Artifacts = append(out.Artifacts, f)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -73,6 +74,12 @@ func fromEcho(he *echo.HTTPError) *apperr.Error {
 // log only.
 func (h *handler) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
+		return
+	}
+	if errors.Is(err, context.Canceled) && c.Request().Context().Err() != nil {
+		// The client went away mid-request (a long template test, an
+		// export): nobody reads an answer, and nothing failed here.
+		h.log.Debug("client gone before the answer", "requestId", requestIDOf(c), "path", redactPath(c.Request().URL.Path))
 		return
 	}
 	e, ok := apperr.As(err)

@@ -21,6 +21,13 @@ func (h *handler) withExports(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// exportAccount is the caller's account as exports and template tests
+// count it: its daily pool, and whether its exports go to its webhook.
+func exportAccount(c echo.Context) project.Account {
+	a := &principalOf(c).Account
+	return project.Account{ID: a.ID, Pool: accountPool(a), Cap: a.DailyCap, Notify: a.Has(account.FeatureProWorkspace)}
+}
+
 // createExport serves POST /api/v1/projects/{id}/exports: 201 with the
 // export, its receipt and its artifacts. The run holds one of the
 // engine's slots, as a process request does.
@@ -36,10 +43,8 @@ func (h *handler) createExport(c echo.Context) error {
 		return ctx.Err()
 	}
 	defer func() { <-h.engineRuns }()
-	a := &principalOf(c).Account
-	e, err := h.exports.Export(ctx, project.Account{ID: a.ID, Pool: accountPool(a), Cap: a.DailyCap,
-		Notify: a.Has(account.FeatureProWorkspace)}, c.Param("id"),
-		project.ExportInput{Presets: in.Presets, FixProfile: in.FixProfile, Standard: in.Standard})
+	e, err := h.exports.Export(ctx, exportAccount(c), c.Param("id"), project.ExportInput{Presets: in.Presets,
+		TemplateIDs: in.TemplateIDs, FixProfile: in.FixProfile, Standard: in.Standard})
 	if err != nil {
 		return err
 	}

@@ -993,6 +993,8 @@ func fuzzSeeds() []fuzzSeed {
 	add("DELETE", "/api/v1/export-templates/t1", credPro, "", nil)
 	add("POST", "/api/v1/export-templates/validate", credPro, js, []byte(`{"scriptSource":"x","mode":"both","projectId":"`+uuid+`"}`))
 	add("POST", "/api/v1/export-templates/t1/test", credPro, js, []byte(`{"projectId":"`+uuid+`","mode":"test"}`))
+	add("POST", "/api/v1/export-templates/validate", credPro, js, []byte(`{"scriptSource":"function exportTimeline(cues, ctx) { return cues.map(c => ctx.srtTime(c.startMs)).join() }","mode":"both","projectId":"{project}"}`))
+	add("POST", "/api/v1/projects/{project}/exports", credPro, js, []byte(`{"templateIds":["`+uuid+`"],"presets":["lms"]}`))
 	add("POST", "/api/v1/jobs/extract", credPro, js, []byte(`{"projectId":"`+uuid+`","extractMode":"soft_track","trackIndex":0,"mediaObjectKey":"k"}`))
 	add("POST", "/api/v1/jobs/render", credPro, js, []byte(`{"projectId":"`+uuid+`","mode":"sidecar","preset":"youtube","outputDelivery":"inline","mediaObjectKey":"k"}`))
 	add("GET", "/api/v1/jobs/"+uuid, credPro, "", nil)

@@ -8,9 +8,13 @@ import (
 
 // Limits of an export.
 const (
-	// MaxExportPresets bounds the presets of one export: each is a full
-	// engine run, and the whole export counts as one run of the pool.
+	// MaxExportPresets bounds the presets and templates of one export:
+	// each is a full engine or script run, and the whole export counts as
+	// one run of the pool.
 	MaxExportPresets = 8
+	// TemplatePresetPrefix starts the Preset of an artifact made by a
+	// template: "template:" and the template's id.
+	TemplatePresetPrefix = "template:"
 	// ExportBurst and ExportBurstPerSecond are the export-operation burst
 	// limit of the server's limiter (spec 8 rule 4): per account, bursts
 	// of 10 exports, then one every 2 seconds.
@@ -77,4 +81,23 @@ type ExportStore interface {
 	// ArtifactByID returns the artifact whoever owns it (a signed link
 	// names no account), or [apperr.NotFound].
 	ArtifactByID(ctx context.Context, id string) (*Artifact, error)
+}
+
+// Templates renders the account's export templates during an export
+// (*exporttpl.Service).
+type Templates interface {
+	// Render runs the account's template on d's current timeline, preset
+	// being the export's first preset ("" when it has none). It returns
+	// [apperr.NotFound] for an unknown template, [apperr.ProcessingFailed]
+	// when the script fails.
+	Render(ctx context.Context, accountID, templateID string, d *Detail, preset string) (*Rendered, error)
+}
+
+// Rendered is a template's output for an export.
+type Rendered struct {
+	TemplateID   string
+	TemplateName string
+	Body         string
+	Filename     string
+	ContentType  string
 }

@@ -44,7 +44,10 @@ type ExporterOptions struct {
 	// Limiter holds the export-operation burst limit, keyed
 	// "export:"+accountID (see [ExportBurst]).
 	Limiter Limiter
-	Now     func() time.Time
+	// Templates renders the export templates an export names; nil
+	// refuses templateIds (503 unavailable: the runtime is off).
+	Templates Templates
+	Now       func() time.Time
 }
 
 // Exporter runs exports: the engine over a project's current timeline
@@ -68,9 +71,11 @@ func NewExporter(o ExporterOptions) *Exporter {
 
 // ExportInput is what [Exporter.Export] is asked.
 type ExportInput struct {
-	Presets    []string
-	FixProfile string // "" is warn-only
-	Standard   string // "" grades none
+	Presets []string
+	// TemplateIDs name the account's export templates to render too.
+	TemplateIDs []string
+	FixProfile  string // "" is warn-only
+	Standard    string // "" grades none
 }
 
 // Account is who an export is for: the account and its daily pool.
@@ -85,14 +90,18 @@ type Account struct {
 }
 
 // Export runs the engine on the project's current timeline once per
-// preset, stores each delivery file in the blob store, then in one
+// preset and each named template once, stores each file in the blob
+// store, then in one
 // transaction records the export with its artifacts and counts one run
 // in the account's daily pool (spec 8 rule 1: only an export that is
 // stored counts). It returns:
-//   - [apperr.BadRequest] with details.field "presets" (no preset, more
-//     than [MaxExportPresets], a repeated or unknown one), "fixProfile"
-//     or "standard" for an unknown name, and the errors of [Service.Get]
-//     for a bad id;
+//   - [apperr.BadRequest] with details.field "presets" (no preset or
+//     template, more than [MaxExportPresets], a repeated or unknown
+//     preset), "templateIds" (a repeated or unknown template),
+//     "fixProfile" or "standard" for an unknown name, and the errors of
+//     [Service.Get] for a bad id;
+//   - [apperr.Unavailable] for templateIds when the template runtime is
+//     off;
 //   - [apperr.RateLimited] (details.retryAfterSeconds) past the
 //     export-operation burst limit;
 //   - [apperr.QuotaExceeded] when the pool is full, before any work or,
@@ -101,7 +110,8 @@ type Account struct {
 //   - [apperr.Conflict] with details.reason "project_empty" when the
 //     project has no timeline;
 //   - [apperr.ProcessingFailed] or [apperr.InputTooLarge] when the engine
-//     refuses the timeline.
+//     refuses the timeline, or a template's script fails (details as
+//     exporttpl's).
 func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in ExportInput) (*Export, error) {
 	if err := x.validate(in); err != nil {
 		return nil, err
@@ -160,10 +170,19 @@ func (x *Exporter) validate(in ExportInput) error {
 		return apperr.New(apperr.BadRequest, msg, args...).WithDetail("field", "presets")
 	}
 	switch {
-	case len(in.Presets) == 0:
-		return bad("presets: name at least one preset")
-	case len(in.Presets) > MaxExportPresets:
-		return bad("presets: at most %d presets per export", MaxExportPresets)
+	case len(in.Presets)+len(in.TemplateIDs) == 0:
+		return bad("presets: name at least one preset or template")
+	case len(in.Presets)+len(in.TemplateIDs) > MaxExportPresets:
+		return bad("presets: at most %d presets and templates per export", MaxExportPresets)
+	case len(in.TemplateIDs) > 0 && x.o.Templates == nil:
+		return apperr.New(apperr.Unavailable, "the export template runtime is off on this server")
+	}
+	tpl := map[string]bool{}
+	for _, id := range in.TemplateIDs {
+		if id == "" || tpl[id] {
+			return apperr.New(apperr.BadRequest, "templateIds: %q is empty or named twice", id).WithDetail("field", "templateIds")
+		}
+		tpl[id] = true
 	}
 	seen := map[string]bool{}
 	for _, p := range in.Presets {
@@ -182,8 +201,8 @@ func (x *Exporter) validate(in ExportInput) error {
 	return nil
 }
 
-// deliver runs the engine per preset and puts each delivery file in the
-// blob store, filling e.Artifacts. The runs are sequential: each already
+// deliver runs the engine per preset, then each template, and puts each
+// file in the blob store, filling e.Artifacts. The runs are sequential: each already
 // uses several cores, and the HTTP layer bounds the runs at once. A
 // file's put (a durable write: it waits on the disk) overlaps the next
 // preset's run; deliver returns once every put it started has ended, so
@@ -191,9 +210,24 @@ func (x *Exporter) validate(in ExportInput) error {
 func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput) error {
 	ir := []byte(d.IR)
 	base := fileBase(d.Name)
-	puts := make(chan error, len(in.Presets))
+	puts := make(chan error, len(in.Presets)+len(in.TemplateIDs))
 	started := 0
 	var runErr error
+	// put records a and starts storing its bytes.
+	put := func(a Artifact, output string) {
+		a.Bytes = int64(len(output))
+		sum := sha256.Sum256([]byte(output))
+		a.SHA256 = hex.EncodeToString(sum[:])
+		e.Artifacts = append(e.Artifacts, a)
+		started++
+		go func() {
+			if _, err := x.o.Blobs.Put(ctx, a.BlobKey, strings.NewReader(output), a.Bytes); err != nil {
+				puts <- fmt.Errorf("project: export %s: store %s: %w", e.ID, a.Preset, err)
+				return
+			}
+			puts <- nil
+		}()
+	}
 	for _, p := range in.Presets {
 		res, err := x.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: ir,
 			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
@@ -202,20 +236,21 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 			break
 		}
 		ext, ctype := fileType(res.Report.OutputFormat)
-		a := Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
+		put(Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
 			BlobKey: ArtifactPrefix + e.ID + "/" + p + "." + ext, Filename: base + "-" + p + "." + ext,
-			ContentType: ctype, Bytes: int64(len(res.Output)), CreatedAt: e.CreatedAt}
-		sum := sha256.Sum256([]byte(res.Output))
-		a.SHA256 = hex.EncodeToString(sum[:])
-		e.Artifacts = append(e.Artifacts, a)
-		started++
-		go func(output string) {
-			if _, err := x.o.Blobs.Put(ctx, a.BlobKey, strings.NewReader(output), a.Bytes); err != nil {
-				puts <- fmt.Errorf("project: export %s: store %s: %w", e.ID, a.Preset, err)
-				return
+			ContentType: ctype, CreatedAt: e.CreatedAt}, res.Output)
+	}
+	if runErr == nil {
+		for _, id := range in.TemplateIDs {
+			out, err := x.render(ctx, d, e.AccountID, id, in.Presets)
+			if err != nil {
+				runErr = err
+				break
 			}
-			puts <- nil
-		}(res.Output)
+			put(Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: TemplatePresetPrefix + out.TemplateID,
+				BlobKey: ArtifactPrefix + e.ID + "/template-" + out.TemplateID, Filename: out.Filename,
+				ContentType: out.ContentType, CreatedAt: e.CreatedAt}, out.Body)
+		}
 	}
 	for range started {
 		if err := <-puts; err != nil && runErr == nil {
@@ -223,6 +258,22 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 		}
 	}
 	return runErr
+}
+
+// render runs one template of an export, its ctx.preset the export's
+// first preset. An unknown template is the request's fault: 400 on
+// templateIds.
+func (x *Exporter) render(ctx context.Context, d *Detail, accountID, id string, presets []string) (*Rendered, error) {
+	preset := ""
+	if len(presets) > 0 {
+		preset = presets[0]
+	}
+	out, err := x.o.Templates.Render(ctx, accountID, id, d, preset)
+	if apperr.KindOf(err) == apperr.NotFound {
+		return nil, apperr.New(apperr.BadRequest, "templateIds: no export template %q", id).
+			WithDetail("field", "templateIds").WithDetail("reason", "unknown_template").Wrap(err)
+	}
+	return out, err
 }
 
 // discard deletes the bytes of an export that will not be recorded. It

@@ -120,6 +120,12 @@ type Config struct {
 	// webhook.DefaultSchedule() (10 s doubling to an hour, for 3 days).
 	// Tests shorten it.
 	WebhookSchedule webhook.Schedule
+	// TemplatesOff turns the export-template runtime off: every template
+	// route answers 503 unavailable and exports refuse templateIds.
+	TemplatesOff bool
+	// TemplateRunTimeout bounds one run of a template's script (default
+	// 10 s). Tests shorten it.
+	TemplateRunTimeout time.Duration
 	// JobPollInterval is how often an idle job queue looks for work
 	// (default 1 s). Tests shorten it.
 	JobPollInterval time.Duration

@@ -120,9 +120,11 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if hooks.svc, err = newWebhooks(s.queue, &s.cfg); err != nil {
 		return err
 	}
+	exportLimiter := newExportLimiter(s.db, &s.cfg)
+	templates := newTemplates(s.db, s.projects, s.quota, exportLimiter, &s.cfg)
 	exporter := project.NewExporter(project.ExporterOptions{
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
-		Limiter: newExportLimiter(s.db, &s.cfg), Now: s.cfg.Now,
+		Limiter: exportLimiter, Templates: templatesOrNil(templates), Now: s.cfg.Now,
 	})
 	contract, err := contractJSON()
 	if err != nil {
@@ -152,7 +154,8 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.router = httpapi.New(httpapi.Options{
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter, Webhooks: hooks.svc,
-		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
+		Templates: templates,
+		Links:     project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,

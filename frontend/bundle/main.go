@@ -1,5 +1,7 @@
-// Command bundle builds CaptionQA's browser UI with esbuild's Go API, so a
-// Go toolchain alone builds the UI: no Node, no npm.
+// Command bundle builds CaptionQA's browser UI with esbuild's Go API. The
+// npm packages it bundles (the CodeMirror editor) are resolved from
+// frontend/node_modules, which `make ui` fills with npm ci from
+// frontend/package-lock.json; Node runs nothing else in the build.
 //
 //	go run ./frontend/bundle            # frontend/src -> frontend/dist
 //	go run ./frontend/bundle -watch     # rebuild on change (development)
@@ -104,6 +106,9 @@ func (o options) buildOptions() api.BuildOptions {
 		LegalComments:     api.LegalCommentsNone,
 		Charset:           api.CharsetUTF8,
 		LogLevel:          api.LogLevelSilent,
+		// Bare imports ("@codemirror/view") resolve from the node_modules
+		// beside src: frontend/node_modules.
+		NodePaths: []string{filepath.Join(filepath.Dir(src), "node_modules")},
 	}
 	if o.dev {
 		b.Sourcemap = api.SourceMapInline
@@ -115,6 +120,9 @@ func (o options) buildOptions() api.BuildOptions {
 func build(o options, stderr io.Writer) error {
 	if _, err := os.Stat(filepath.Join(o.src, "main.ts")); err != nil {
 		return fmt.Errorf("no UI sources: %w", err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(o.src), "node_modules")); err != nil {
+		return fmt.Errorf("the UI's npm packages are not installed (%w): run make ui, or npm ci in %s", err, filepath.Dir(o.src))
 	}
 	if err := os.MkdirAll(o.dist, 0o755); err != nil {
 		return err

@@ -9,20 +9,22 @@ import { keysPage } from "./pages/keys";
 import { projectsPage } from "./pages/projects";
 import { RunPage } from "./pages/runqa";
 import { signInForm } from "./pages/signin";
+import { templatesPage } from "./pages/templates";
 import { webhookPage } from "./pages/webhook";
 
-type Route = "run" | "projects" | "keys" | "webhook" | "account";
+type Route = "run" | "projects" | "templates" | "keys" | "webhook" | "account";
 
 const ROUTES: { id: Route; label: string; title: string }[] = [
   { id: "run", label: "Run QA", title: "Run QA" },
   { id: "projects", label: "Projects", title: "Projects" },
+  { id: "templates", label: "Export templates", title: "Export templates" },
   { id: "keys", label: "API keys", title: "API keys" },
   { id: "webhook", label: "Webhook", title: "Webhook" },
   { id: "account", label: "Account", title: "Account" },
 ];
 
 /** Pages that slot into the nav later; shown greyed, not focusable. */
-const LATER = ["Export templates", "Jobs"];
+const LATER = ["Jobs"];
 
 class App {
   private client = new Client();
@@ -106,6 +108,7 @@ class App {
     let page: HTMLElement;
     if (r === "keys") page = keysPage(this.client);
     else if (r === "projects") page = projectsPage(this.client, this.routeParam());
+    else if (r === "templates") page = templatesPage(this.client, this.routeParam());
     else if (r === "webhook") page = webhookPage(this.client);
     else if (r === "account") page = accountPage(this.client);
     else {

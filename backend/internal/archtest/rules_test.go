@@ -58,6 +58,8 @@ func technologies() []technology {
 		{"github.com/u2takey/ffmpeg-go", []string{"backend/video/ffmpeg"}, "rule 4: only video/ffmpeg imports ffmpeg-go"},
 		{"os/exec", []string{"backend/video/ffmpeg", "frontend/bundle"}, "rule 4: only video/ffmpeg runs processes"},
 		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
+		// jsrun's watchdog reads the engine's JSContext layout (kick.go).
+		{"modernc.org/libquickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/dop251/goja", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/prometheus/", []string{"backend/metrics"}, "only metrics imports the Prometheus client"},
 		// River's types stay in the store adapter, which alone holds the

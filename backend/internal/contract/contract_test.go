@@ -153,6 +153,8 @@ func TestOperations(t *testing.T) {
 		"/api/v1/projects/{id}/exports": true, "/api/v1/artifacts/{artifactId}": true,
 		"/api/v1/webhook": true, "/api/v1/webhook/deliveries": true,
 		"/api/v1/webhook/deliveries/{deliveryId}/redeliver": true, "/api/v1/webhook/test": true,
+		"/api/v1/export-templates": true, "/api/v1/export-templates/{id}": true,
+		"/api/v1/export-templates/validate": true, "/api/v1/export-templates/{id}/test": true,
 	}
 	var want []contract.Operation
 	for _, op := range wantOperations {

@@ -18,10 +18,17 @@ import type {
   APIKeyRevoked,
   CSRFToken,
   ErrorEnvelope,
+  ExportTemplate,
   ProcessInput,
   ProcessResult,
   Profile,
   Session,
+  TemplateCreate,
+  TemplateDeleted,
+  TemplateList,
+  TemplateRunResult,
+  TemplateUpdate,
+  TemplateValidateRequest,
   Usage,
   Webhook,
   WebhookDeliveryList,
@@ -270,6 +277,40 @@ export class Client {
   /** testWebhook sends one signed test event and answers its outcome. */
   testWebhook(): Promise<WebhookDeliveryResult> {
     return this.v1<WebhookDeliveryResult>("/webhook/test", { method: "POST", csrf: this.csrf });
+  }
+
+  // ---- export templates
+
+  listTemplates(): Promise<TemplateList> {
+    return this.v1<TemplateList>("/export-templates");
+  }
+
+  getTemplate(id: string): Promise<ExportTemplate> {
+    return this.v1<ExportTemplate>(`/export-templates/${encodeURIComponent(id)}`);
+  }
+
+  /** createTemplate validates the script first: a syntax error is 400 with its line and column. */
+  createTemplate(req: TemplateCreate): Promise<ExportTemplate> {
+    return this.v1<ExportTemplate>("/export-templates", { method: "POST", json: req, csrf: this.csrf });
+  }
+
+  /** updateTemplate saves over revision; 409 stale_revision when it is no longer current. */
+  updateTemplate(id: string, req: TemplateUpdate): Promise<ExportTemplate> {
+    return this.v1<ExportTemplate>(`/export-templates/${encodeURIComponent(id)}`, { method: "PUT", json: req, csrf: this.csrf });
+  }
+
+  deleteTemplate(id: string): Promise<TemplateDeleted> {
+    return this.v1<TemplateDeleted>(`/export-templates/${encodeURIComponent(id)}`, { method: "DELETE", csrf: this.csrf });
+  }
+
+  /** validateTemplate checks (and with mode test or both, runs) a source that need not be saved. */
+  validateTemplate(req: TemplateValidateRequest): Promise<TemplateRunResult> {
+    return this.v1<TemplateRunResult>("/export-templates/validate", { method: "POST", json: req, csrf: this.csrf });
+  }
+
+  /** testTemplate runs a saved template on a project's current timeline. */
+  testTemplate(id: string, projectId: string): Promise<TemplateRunResult> {
+    return this.v1<TemplateRunResult>(`/export-templates/${encodeURIComponent(id)}/test`, { method: "POST", json: { projectId, mode: "test" }, csrf: this.csrf });
   }
 }
 

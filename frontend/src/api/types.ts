@@ -433,3 +433,95 @@ export interface WebhookDeliveryList {
 export interface WebhookDeliveryResult {
   delivery: WebhookDelivery;
 }
+
+// ---- export templates (issue 15, /api/v1/export-templates; Pro: ADVANCED_EXPORTS)
+
+/** TemplateSummary is a template in GET /api/v1/export-templates (no source). */
+export interface TemplateSummary {
+  id: string;
+  name: string;
+  revision: number;
+  filenamePattern: string;
+  contentType: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** ExportTemplate is one template with its JavaScript source. */
+export interface ExportTemplate extends TemplateSummary {
+  scriptSource: string;
+}
+
+/** TemplateList is GET /api/v1/export-templates, newest first. */
+export interface TemplateList {
+  templates: TemplateSummary[];
+}
+
+/** TemplateCreate is the body of POST /api/v1/export-templates. */
+export interface TemplateCreate {
+  name: string;
+  scriptSource: string;
+  filenamePattern?: string;
+  contentType?: string;
+}
+
+/** TemplateUpdate is the body of PUT /api/v1/export-templates/{id}; revision guards against a stale save (409). */
+export interface TemplateUpdate {
+  name?: string;
+  scriptSource?: string;
+  filenamePattern?: string;
+  contentType?: string;
+  revision?: number;
+}
+
+export interface TemplateDeleted {
+  id: string;
+  deleted: true;
+}
+
+export type TemplateRunMode = "validate" | "test" | "both";
+
+/** TemplateValidateRequest is the body of POST /api/v1/export-templates/validate. */
+export interface TemplateValidateRequest {
+  scriptSource: string;
+  mode?: TemplateRunMode;
+  /** Required for mode test and both. */
+  projectId?: string;
+}
+
+/** TemplateTestOutput is what one test run made: the first 64 KiB of the output and its facts. */
+export interface TemplateTestOutput {
+  ok: boolean;
+  durationMs: number;
+  output: string;
+  outputBytes: number;
+  truncated: boolean;
+  filename: string;
+  contentType: string;
+}
+
+/** TemplateRunResult is the 200 body of .../validate and .../{id}/test. */
+export interface TemplateRunResult {
+  mode: TemplateRunMode | string;
+  validate: { ok: boolean; durationMs: number } | null;
+  test: TemplateTestOutput | null;
+  remainingApiRunsToday?: number;
+  [extra: string]: unknown;
+}
+
+/**
+ * ScriptErrorDetails is the details of a script failure: 400 bad_request
+ * (reason syntax_error, missing_export, load_error) or 422
+ * processing_failed (phase compile, load, run, result). line and column
+ * are 1-based, 0 or absent when unknown.
+ */
+export interface ScriptErrorDetails {
+  field?: string;
+  reason?: string;
+  phase?: string;
+  kind?: string;
+  message?: string;
+  line?: number;
+  column?: number;
+  stack?: string[];
+}

@@ -1,0 +1,248 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/server"
+)
+
+const (
+	templatesPath = "/api/v1/export-templates"
+	// csvTemplate writes one line per cue, with the ctx helpers.
+	csvTemplate = `function exportTimeline(cues, ctx) {
+  const rows = cues.map(c => [c.index + 1, ctx.srtTime(c.startMs), ctx.srtTime(c.endMs), JSON.stringify(c.text)].join(","));
+  return { body: ["n,start,end,text", ...rows].join("\n") + "\n", filename: ctx.projectName + ".csv", contentType: "text/csv" };
+}`
+)
+
+// TestTemplateLifecycle walks a template through the API, each answer
+// checked against the contract: create (validated), list, get, update
+// with the revision lock, test against a project, export with it, delete.
+func TestTemplateLifecycle(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	key := ts.pro("templates@example.com")
+	project := ts.mustProject(key, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+
+	r := ts.postJSON("POST", templatesPath, key, `{"name":"CSV for translators","scriptSource":`+jsonString(csvTemplate)+`}`)
+	if r.status != 201 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	created := r.json(t)
+	id := created["id"].(string)
+	if created["revision"] != 1.0 || created["filenamePattern"] != "{project}-{template}.txt" || created["scriptSource"] != csvTemplate {
+		t.Errorf("created = %v", created)
+	}
+	list := ts.get(templatesPath, key).json(t)["templates"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["scriptSource"] != nil {
+		t.Errorf("list = %v; want the template without its script", list)
+	}
+	if got := ts.get(templatesPath+"/"+id, key).json(t); got["scriptSource"] != csvTemplate {
+		t.Errorf("get = %v", got)
+	}
+
+	test := ts.postJSON("POST", templatesPath+"/"+id+"/test", key, `{"projectId":"`+project+`"}`)
+	if test.status != 200 {
+		t.Fatalf("test: %d %s", test.status, test.body)
+	}
+	res := test.json(t)
+	out := res["test"].(map[string]any)
+	want := "n,start,end,text\n1,00:00:01,000,00:00:02,000,\"Hi.\"\n2,00:00:03,000,00:00:04,000,\"Bye.\"\n"
+	if out["output"] != want || out["filename"] != "Lecture.csv" || out["contentType"] != "text/csv" || res["validate"] != nil ||
+		out["outputBytes"] != float64(len(want)) || res["remainingApiRunsToday"] == nil {
+		t.Errorf("test = %v; want output %q", res, want)
+	}
+
+	up := ts.postJSON("PUT", templatesPath+"/"+id, key, `{"name":"CSV v2","revision":1}`)
+	if up.status != 200 || up.json(t)["revision"] != 2.0 {
+		t.Fatalf("update: %d %s", up.status, up.body)
+	}
+	e := wantError(t, ts.postJSON("PUT", templatesPath+"/"+id, key, `{"name":"CSV v3","revision":1}`), 409, "conflict")
+	if e.Details["reason"] != "stale_revision" || e.Details["currentRevision"] != 2.0 {
+		t.Errorf("stale update: %+v", e)
+	}
+
+	x := ts.mustExport(key, project, `{"presets":["lms"],"templateIds":["`+id+`"]}`)
+	arts := x["artifacts"].([]any)
+	if len(arts) != 2 {
+		t.Fatalf("export artifacts = %v", arts)
+	}
+	tpl := arts[1].(map[string]any)
+	if tpl["templateId"] != id || tpl["preset"] != "template:"+id || tpl["filename"] != "Lecture.csv" ||
+		tpl["contentType"] != "text/csv" || tpl["bytes"] != float64(len(want)) || arts[0].(map[string]any)["templateId"] != nil {
+		t.Errorf("template artifact = %v", tpl)
+	}
+
+	if r := ts.postJSON("DELETE", templatesPath+"/"+id, key, ``); r.status != 200 || r.json(t)["deleted"] != true {
+		t.Errorf("delete: %d %s", r.status, r.body)
+	}
+	wantError(t, ts.get(templatesPath+"/"+id, key), 404, "not_found")
+}
+
+func TestTemplateErrors(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	key := ts.pro("template-errors@example.com")
+	other := ts.pro("template-other@example.com")
+	project := ts.mustProject(key, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	empty := ts.mustProject(key, `{"name":"Nothing"}`)
+	saved := ts.postJSON("POST", templatesPath, key, `{"name":"ok","scriptSource":`+jsonString(csvTemplate)+`}`).json(t)["id"].(string)
+	throws := `function exportTimeline(cues, ctx) {
+  return cues[99].text;
+}`
+	tests := []struct {
+		name, method, path, secret, body string
+		status                           int
+		code, field, reason, kind        string
+		line                             float64
+	}{
+		{"syntax error", "POST", templatesPath, key, `{"name":"x","scriptSource":"function exportTimeline(cues, ctx) {\n  return );\n}"}`,
+			400, "bad_request", "scriptSource", "syntax_error", "SyntaxError", 2},
+		{"no exportTimeline", "POST", templatesPath, key, `{"name":"x","scriptSource":"function other() { return '' }"}`,
+			400, "bad_request", "scriptSource", "missing_export", "", 0},
+		{"bad name", "POST", templatesPath, key, `{"name":"","scriptSource":` + jsonString(csvTemplate) + `}`,
+			400, "bad_request", "name", "", "", 0},
+		{"bad content type", "POST", templatesPath, key, `{"name":"x","contentType":"not a type","scriptSource":` + jsonString(csvTemplate) + `}`,
+			400, "bad_request", "contentType", "", "", 0},
+		{"another account's", "GET", templatesPath + "/" + saved, other, ``, 404, "not_found", "", "", "", 0},
+		{"not a uuid", "GET", templatesPath + "/nope", key, ``, 404, "not_found", "", "", "", 0},
+		{"test without project", "POST", templatesPath + "/validate", key, `{"scriptSource":` + jsonString(csvTemplate) + `,"mode":"test"}`,
+			400, "bad_request", "projectId", "required", "", 0},
+		{"unknown mode", "POST", templatesPath + "/validate", key, `{"scriptSource":` + jsonString(csvTemplate) + `,"mode":"lint"}`,
+			400, "bad_request", "mode", "", "", 0},
+		{"unknown project", "POST", templatesPath + "/" + saved + "/test", key, `{"projectId":"` + unknownID + `"}`,
+			404, "not_found", "", "", "", 0},
+		{"empty project", "POST", templatesPath + "/" + saved + "/test", key, `{"projectId":"` + empty + `"}`,
+			422, "processing_failed", "", "project_empty", "", 0},
+		{"script throws", "POST", templatesPath + "/validate", key, `{"scriptSource":` + jsonString(throws) + `,"mode":"both","projectId":"` + project + `"}`,
+			422, "processing_failed", "", "", "TypeError", 2},
+		{"export unknown template", "POST", exportPath(project), key, `{"templateIds":["` + unknownID + `"]}`,
+			400, "bad_request", "templateIds", "unknown_template", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r response
+			if tt.method == "GET" {
+				r = ts.get(tt.path, tt.secret)
+			} else {
+				r = ts.postJSON(tt.method, tt.path, tt.secret, tt.body)
+			}
+			e := wantError(t, r, tt.status, tt.code)
+			if tt.field != "" && e.Details["field"] != tt.field || tt.reason != "" && e.Details["reason"] != tt.reason ||
+				tt.kind != "" && e.Details["kind"] != tt.kind || tt.line != 0 && e.Details["line"] != tt.line {
+				t.Errorf("error = %+v; want field %q reason %q kind %q line %v", e, tt.field, tt.reason, tt.kind, tt.line)
+			}
+			if tt.kind == "TypeError" && !strings.Contains(strings.Join(anyStrings(e.Details["stack"]), "\n"), "template.js:2") {
+				t.Errorf("stack %v; want a frame at template.js:2", e.Details["stack"])
+			}
+		})
+	}
+}
+
+// TestTemplatesOff: with the runtime off every template route answers
+// 503, and an export naming a template too.
+func TestTemplatesOff(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.TemplatesOff = true })
+	key := ts.pro("templates-off@example.com")
+	project := ts.mustProject(key, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	for _, r := range []response{
+		ts.get(templatesPath, key),
+		ts.postJSON("POST", templatesPath, key, `{"name":"x","scriptSource":"function exportTimeline(){return ''}"}`),
+		ts.postJSON("POST", templatesPath+"/validate", key, `{"scriptSource":""}`),
+		ts.get(templatesPath+"/"+unknownID, key),
+		ts.postJSON("POST", exportPath(project), key, `{"templateIds":["`+unknownID+`"]}`),
+	} {
+		wantError(t, r, 503, "unavailable")
+	}
+}
+
+func anyStrings(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		str, _ := s.(string)
+		out = append(out, str)
+	}
+	return out
+}
+
+// TestTemplateBombs: scripts that loop, recurse or allocate without end
+// each stop at their limit with the kind that says why, 20 of them at
+// once, while /healthz keeps answering; a client that gives up on a long
+// run is no server failure.
+func TestTemplateBombs(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.TemplateRunTimeout = 300 * time.Millisecond })
+	// The export-operation burst limit (10 per account, which template
+	// tests share) lets each account run 10 at once: three accounts.
+	var keys, projects [3]string
+	for i := range keys {
+		keys[i] = ts.pro(fmt.Sprintf("template-bombs-%d@example.com", i))
+		projects[i] = ts.mustProject(keys[i], `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	}
+	bombs := []struct{ script, kind string }{
+		{`function exportTimeline() { while (true) {} }`, "timeout"},
+		{`function exportTimeline() { const s = "x".repeat(1 << 14); for (;;) s.split("").reverse().join(""); }`, "timeout"},
+		{`function exportTimeline() { return /^(a+)+$/.test("a".repeat(40) + "b") ? "" : "" }`, "timeout"},
+		{`function exportTimeline() { const f = n => f(n + 1) + 1; return String(f(0)); }`, "stack_overflow"},
+		{`function exportTimeline() { return String(new Array(2 ** 31).fill(0).length); }`, "memory_limit"},
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 20)
+	for i := range 20 {
+		b, key, project := bombs[i%len(bombs)], keys[i/10], projects[i/10]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := ts.postJSON("POST", templatesPath+"/validate", key,
+				`{"scriptSource":`+jsonString(b.script)+`,"mode":"test","projectId":"`+project+`"}`)
+			if r.status != 422 {
+				errs <- fmt.Sprintf("%s: %d %s", b.kind, r.status, r.body)
+				return
+			}
+			if e := r.apiError(t); e.Details["kind"] != b.kind {
+				errs <- fmt.Sprintf("%s: kind %v (%s)", b.kind, e.Details["kind"], e.Message)
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		case <-time.After(100 * time.Millisecond):
+			if r := ts.get("/healthz", ""); r.status != 200 {
+				t.Errorf("/healthz during the bombs: %d", r.status)
+			}
+		}
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+
+	// A client that gives up: the run is cut, and nothing is logged as
+	// an internal error.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+templatesPath+"/validate",
+		strings.NewReader(`{"scriptSource":`+jsonString(bombs[0].script)+`,"mode":"test","projectId":"`+projects[2]+`"}`))
+	req.Header.Set("Authorization", "Bearer "+keys[2])
+	req.Header.Set("Content-Type", "application/json")
+	if res, err := ts.raw.Do(req); err == nil {
+		res.Body.Close()
+		t.Fatalf("the request was answered (%d) before the client gave up", res.StatusCode)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if strings.Contains(ts.logs.String(), "internal error") {
+		t.Errorf("a client that went away was logged as an internal error:\n%s", ts.logs.String())
+	}
+}
