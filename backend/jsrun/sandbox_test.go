@@ -20,7 +20,10 @@ import (
 // not.
 func within(t testing.TB, what string, took, limit time.Duration) {
 	t.Helper()
-	if took > 5*limit+time.Second {
+	// Generous: a loaded CI machine under -race must not fail a correct
+	// build; a broken limit overruns by minutes (a loop of heavy built-ins
+	// without the kick ran 1 min 40 s against 300 ms).
+	if took > 10*limit+5*time.Second {
 		t.Errorf("%s took %v, limit %v", what, took, limit)
 	}
 }
@@ -195,9 +198,9 @@ func TestStackLimit(t *testing.T) {
 		"function exportTimeline() { let p = {}; for (let i = 0; i < 1e5; i++) p = new Proxy(p, {}); return p.x }",
 	} {
 		c := compile(t, r, src)
-		start := time.Now()
+		// The kind proves it stopped at the stack cap, not at the 20 s
+		// timeout, and that the process survived it.
 		_, err := r.Run(context.Background(), c, oneCue(), 20*time.Second)
-		within(t, "a stack overflow", time.Since(start), time.Second)
 		se := scriptErr(t, err, exporttpl.PhaseRun, exporttpl.KindStackOverflow)
 		checkFrames(t, se)
 	}
