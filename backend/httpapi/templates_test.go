@@ -179,7 +179,9 @@ func anyStrings(v any) []string {
 // run is no server failure.
 func TestTemplateBombs(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t, func(c *server.Config) { c.TemplateRunTimeout = 300 * time.Millisecond })
+	// Long enough that a stack overflow (4,000 frames) ends at the stack
+	// cap, not the clock, on a loaded machine under -race.
+	ts := newTestServer(t, func(c *server.Config) { c.TemplateRunTimeout = 2 * time.Second })
 	// The export-operation burst limit (10 per account, which template
 	// tests share) lets each account run 10 at once: three accounts.
 	var keys, projects [3]string
