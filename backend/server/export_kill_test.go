@@ -38,14 +38,19 @@ func init() {
 	if dir == "" {
 		return
 	}
-	os.Exit(serveChild(dir))
+	os.Exit(serveChild(dir, nil))
 }
 
-func serveChild(dir string) int {
+// serveChild serves dir until killed; edit, when set, adjusts the
+// configuration (the webhook child's receiver and schedule).
+func serveChild(dir string, edit func(*server.Config)) int {
 	cfg := server.DefaultConfig()
 	cfg.DataDir, cfg.Addr = dir, "127.0.0.1:0"
 	cfg.MaxUploads, cfg.MaxUploadsPerClient = 100, 100
 	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6
+	if edit != nil {
+		edit(&cfg)
+	}
 	srv := server.New(cfg)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -75,10 +80,15 @@ type child struct {
 	url, secret string
 }
 
-func startChild(t *testing.T, dir string) *child {
+// startChild starts a server child on dir; env, when given, replaces
+// the variable that makes the test binary a child (the webhook child's).
+func startChild(t *testing.T, dir string, env ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envServeDir+"="+dir)
+	if env == nil {
+		env = []string{envServeDir + "=" + dir}
+	}
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

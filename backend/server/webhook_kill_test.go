@@ -1,14 +1,10 @@
 package server_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -47,55 +43,16 @@ func init() {
 // serveHookChild is serveChild with webhooks: the receiver's CA, a fast
 // queue and hookChildRetry between attempts.
 func serveHookChild(dir, caFile string) int {
-	cfg := server.DefaultConfig()
-	cfg.DataDir, cfg.Addr = dir, "127.0.0.1:0"
-	cfg.MaxUploads, cfg.MaxUploadsPerClient = 100, 100
-	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6
-	fastWebhooks(&cfg, caFile)
-	cfg.WebhookSchedule = webhook.Schedule{First: hookChildRetry, Cap: hookChildRetry, Window: 10 * time.Minute}
-	srv := server.New(cfg)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if err := srv.Open(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	if err := srv.Listen(); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	secret := srv.Owner().Secret
-	if secret == "" {
-		secret = "-"
-	}
-	fmt.Printf("ready %s %s\n", srv.URL(), secret)
-	if err := srv.Run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	return 0
+	return serveChild(dir, func(cfg *server.Config) {
+		fastWebhooks(cfg, caFile)
+		cfg.WebhookSchedule = webhook.Schedule{First: hookChildRetry, Cap: hookChildRetry, Window: 10 * time.Minute}
+	})
 }
 
 // startHookChild starts a webhook server child on dir trusting caFile.
 func startHookChild(t *testing.T, dir, caFile string) *child {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), envHookServeDir+"="+dir, envHookCA+"="+caFile)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(out).ReadString('\n')
-	f := strings.Fields(line)
-	if err != nil || len(f) != 3 || f[0] != "ready" {
-		t.Fatalf("webhook server child: %q, %v", line, err)
-	}
-	return &child{cmd: cmd, url: f[1], secret: f[2]}
+	return startChild(t, dir, envHookServeDir+"="+dir, envHookCA+"="+caFile)
 }
 
 // childLog returns the child's delivery log, newest first.

@@ -11,6 +11,7 @@ import { ApiError, messageOf, type Client } from "../api/client";
 import type { ExportTemplate, Project, ScriptErrorDetails, TemplateRunResult, TemplateSummary } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { createEditor, type CodeEditor, type Problem } from "../editor";
+import { askForPro, noticeCard } from "../ui/notice";
 import { DEFAULT_CONTENT_TYPE, DEFAULT_FILENAME_PATTERN, STARTERS, type Starter } from "./templates_starters";
 
 const OUTPUT_LIMIT = 64 << 10;
@@ -175,34 +176,28 @@ export function templatesPage(client: Client, openId: string | null): HTMLElemen
 }
 
 function proGate(): HTMLElement {
-  return h(
-    "section",
-    { id: "templates-pro", class: "card", "aria-labelledby": "templates-pro-h" },
-    h("h2", { id: "templates-pro-h" }, "Export templates need Pro"),
-    h(
-      "p",
-      null,
+  return noticeCard(
+    "templates-pro",
+    "Export templates need Pro",
+    [
       "An export template is a small JavaScript program that turns a project's captions into any text file your workflow needs: a cue list for translators, an EDL, a script for review. Templates are part of advanced exports (",
       h("code", null, "ADVANCED_EXPORTS"),
       "), which come with the Pro plan; this account does not have them.",
-    ),
-    h("p", null, "Ask the administrator of this CaptionQA server to move the account to Pro. ", h("a", { id: "templates-pro-account", href: "#/account" }, "Your plan and entitlements are on the Account page"), "."),
+    ],
+    askForPro("templates-pro-account"),
   );
 }
 
 function runtimeOffNote(): HTMLElement {
-  return h(
-    "section",
-    { id: "templates-off", class: "card", "aria-labelledby": "templates-off-h" },
-    h("h2", { id: "templates-off-h" }, "The template runtime is off on this server"),
-    h(
-      "p",
-      null,
+  return noticeCard(
+    "templates-off",
+    "The template runtime is off on this server",
+    [
       "This CaptionQA server was started with export templates switched off (",
       h("code", null, "captionqa serve --templates off"),
       "), so templates cannot be listed, edited or run here. Presets still export as usual on the Projects page.",
-    ),
-    h("p", null, "Ask the administrator to start the server with the template runtime on."),
+    ],
+    ["Ask the administrator to start the server with the template runtime on."],
   );
 }
 

@@ -7,6 +7,7 @@ import { ApiError, messageOf, type Client } from "../api/client";
 import type { Webhook, WebhookDelivery, WebhookUpdate } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { copyText } from "../download";
+import { askForPro, noticeCard } from "../ui/notice";
 
 const LOG_LIMIT = 50;
 
@@ -75,18 +76,15 @@ export function webhookPage(client: Client): HTMLElement {
 }
 
 function proGate(): HTMLElement {
-  return h(
-    "section",
-    { id: "webhook-pro", class: "card", "aria-labelledby": "webhook-pro-h" },
-    h("h2", { id: "webhook-pro-h" }, "Webhooks need Pro"),
-    h(
-      "p",
-      null,
+  return noticeCard(
+    "webhook-pro",
+    "Webhooks need Pro",
+    [
       "A webhook lets CaptionQA tell your systems when an export is finished. It is part of the Pro workspace (",
       h("code", null, "PRO_WORKSPACE"),
       "), which this account does not have.",
-    ),
-    h("p", null, "Ask the administrator of this CaptionQA server to move the account to Pro. ", h("a", { id: "webhook-pro-account", href: "#/account" }, "Your plan and entitlements are on the Account page"), "."),
+    ],
+    askForPro("webhook-pro-account"),
   );
 }
 
