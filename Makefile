@@ -6,17 +6,19 @@ export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 GO ?= go
 BIN := build/bin/captionqa
 
-# Debian packages the build, the tests and the app need: chromium for the
-# browser tests; GTK and WebKitGTK 4.1 (and Xvfb, xdotool, ImageMagick for
-# the smoke test) for the desktop window. `deps` installs only what is absent.
-DEB_PACKAGES := ca-certificates curl git jq chromium \
+# Debian packages the build, the tests and the app need: ffmpeg (video
+# jobs; libass and libx264 with it) and a font for burned-in captions;
+# chromium for the browser tests; GTK and WebKitGTK 4.1 (and Xvfb, xdotool,
+# ImageMagick for the smoke test) for the desktop window. `deps` installs
+# only what is absent.
+DEB_PACKAGES := ca-certificates curl git jq ffmpeg fonts-dejavu-core chromium \
 	build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick
 
 DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg
 
 .PHONY: all deps deps-debian deps-go deps-npm ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 

@@ -44,3 +44,16 @@ type Store interface {
 	// List yields the objects whose keys start with prefix, in key order.
 	List(ctx context.Context, prefix string) iter.Seq2[Info, error]
 }
+
+// Local is implemented by a store whose objects are local files (the
+// filesystem adapter): a subprocess such as ffmpeg may read key's content
+// from the file File, starting at byte Offset and running to its end,
+// without a copy. A later put of key replaces the file (a new inode) and
+// never changes the one returned, so a reader that opened it keeps a whole
+// object. Stores without local files (S3) do not implement it; their
+// callers copy the object to a local file first.
+type Local interface {
+	// LocalFile returns key's file and where its content starts, or an
+	// error of kind apperr.NotFound when there is no object.
+	LocalFile(ctx context.Context, key string) (file string, offset int64, err error)
+}

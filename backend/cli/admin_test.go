@@ -175,7 +175,9 @@ func serve(t *testing.T, dir string, extra ...string) (url string, stdout *syncB
 			Env{Stdin: strings.NewReader(""), Stdout: stdout, Stderr: stderr})
 	}()
 	re := regexp.MustCompile(`running at (http://[0-9.:]+)/`)
-	deadline := time.Now().Add(10 * time.Second)
+	// Generous: a start migrates the database and checks ffmpeg, and
+	// the tests run under -race on a loaded machine.
+	deadline := time.Now().Add(60 * time.Second)
 	for {
 		if m := re.FindStringSubmatch(stdout.String()); m != nil {
 			url = m[1]

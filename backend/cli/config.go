@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strconv"
 
 	"github.com/captionqa/captionqa/backend/account"
@@ -14,7 +15,8 @@ import (
 // ServerFlags declares on fs every flag of the server's configuration,
 // the one parser `captionqa serve` and `captionqa desktop` share: --addr,
 // --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
-// --tls-key, --allowed-host, --webhook-ca, --templates, --metrics-addr,
+// --tls-key, --allowed-host, --webhook-ca, --templates, --video,
+// --video-workers, --ffmpeg, --max-media-bytes, --metrics-addr,
 // --log-format and --log-level, each defaulting to its environment
 // variable read through getenv (a flag wins over its variable). After fs.Parse, the returned
 // function builds the server.Config, with a logger writing to logs; its
@@ -40,6 +42,8 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	numEnv(envBurst, func(v string) (err error) { cfg.Burst, err = strconv.Atoi(v); return err })
 	numEnv(envBurstRate, func(v string) (err error) { cfg.BurstPerSecond, err = strconv.ParseFloat(v, 64); return err })
 	numEnv(envProCap, func(v string) (err error) { cfg.ProDailyCap, err = strconv.Atoi(v); return err })
+	numEnv(envVideoWorkers, func(v string) (err error) { cfg.VideoWorkers, err = strconv.Atoi(v); return err })
+	numEnv(envMaxMedia, func(v string) (err error) { cfg.MaxMediaBytes, err = strconv.ParseInt(v, 10, 64); return err })
 
 	fs.StringVar(&cfg.Addr, "addr", envOr(envAddr, cfg.Addr), "listen address HOST:PORT (env "+envAddr+")")
 	fs.StringVar(&cfg.DataDir, "data", envOr(envData, cfg.DataDir), "data folder holding captionqa.db and blobs/ (env "+envData+")")
@@ -54,6 +58,10 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 		func(v string) error { hosts = append(hosts, v); return nil })
 	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca", getenv(envWebhookCA), "PEM file of CA certificates that webhook receivers' certificates may chain to, besides the system's roots (env "+envWebhookCA+"); certificates are always checked")
 	templates := fs.String("templates", envOr(envTemplates, "on"), "on or off: off turns the export-template runtime off, and every template route answers 503 (env "+envTemplates+")")
+	video := fs.String("video", envOr(envVideo, "on"), "on or off: off turns media uploads and video jobs off, and their routes answer 503; they are also off when ffmpeg is missing (env "+envVideo+")")
+	fs.IntVar(&cfg.VideoWorkers, "video-workers", cfg.VideoWorkers, "video jobs that encode (burn-in) at once; default half the cores (env "+envVideoWorkers+")")
+	fs.StringVar(&cfg.FFmpegPath, "ffmpeg", getenv(envFFmpeg), "the ffmpeg binary; ffprobe is looked up beside it (env "+envFFmpeg+"; default: ffmpeg on the PATH)")
+	fs.Int64Var(&cfg.MaxMediaBytes, "max-media-bytes", cfg.MaxMediaBytes, "the largest media upload in bytes; default 8 GiB (env "+envMaxMedia+")")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
 	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -68,6 +76,19 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 			cfg.TemplatesOff = true
 		default:
 			return cfg, fmt.Errorf("--templates is on or off, not %q", *templates)
+		}
+		switch *video {
+		case "on":
+		case "off":
+			cfg.VideoOff = true
+		default:
+			return cfg, fmt.Errorf("--video is on or off, not %q", *video)
+		}
+		if cfg.VideoWorkers < 0 || cfg.MaxMediaBytes < 0 {
+			return cfg, fmt.Errorf("--video-workers and --max-media-bytes cannot be negative")
+		}
+		if cfg.FFmpegPath != "" && cfg.FFprobePath == "" {
+			cfg.FFprobePath = filepath.Join(filepath.Dir(cfg.FFmpegPath), "ffprobe")
 		}
 		if err := checkLimits(cfg); err != nil {
 			return cfg, err

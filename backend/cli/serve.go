@@ -13,7 +13,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--templates on|off] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--templates on|off] [--video on|off] [--video-workers N] [--ffmpeg PATH] [--max-media-bytes N] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.
@@ -30,6 +30,10 @@ const (
 	envMetricsAddr  = "CAPTIONQA_METRICS_ADDR"
 	envWebhookCA    = "CAPTIONQA_WEBHOOK_CA"
 	envTemplates    = "CAPTIONQA_TEMPLATES"
+	envVideo        = "CAPTIONQA_VIDEO"
+	envVideoWorkers = "CAPTIONQA_VIDEO_WORKERS"
+	envFFmpeg       = "CAPTIONQA_FFMPEG"
+	envMaxMedia     = "CAPTIONQA_MAX_MEDIA_BYTES"
 )
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM

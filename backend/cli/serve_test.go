@@ -43,7 +43,7 @@ func startServe(t *testing.T, extra ...string) (url, stdout string) {
 		}
 	})
 	re := regexp.MustCompile(`running at (https?://[0-9.:]+)/`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		// The owner key line comes last.
 		if m := re.FindStringSubmatch(out.String()); m != nil && strings.Contains(out.String(), "cqa_") {
 			return m[1], out.String()

@@ -23,8 +23,10 @@ import (
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/exporttpl"
+	"github.com/captionqa/captionqa/backend/media"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
+	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -60,6 +62,10 @@ type Options struct {
 	// Templates serves the export-template routes; nil (the runtime is
 	// off) answers them 503 unavailable.
 	Templates *exporttpl.Service
+	// Media serves the media upload routes and Videos the job routes;
+	// nil (no ffmpeg on this deployment) answers them 503 unavailable.
+	Media  *media.Service
+	Videos *video.Service
 	// Logger receives one line per request and every internal error; nil
 	// discards.
 	Logger *slog.Logger
@@ -118,6 +124,8 @@ type handler struct {
 	exports    *project.Exporter
 	webhooks   *webhook.Service
 	templates  *exporttpl.Service
+	media      *media.Service
+	videos     *video.Service
 	links      *project.LinkSigner
 	log        *slog.Logger
 	now        func() time.Time
@@ -145,8 +153,8 @@ func New(opts Options) *echo.Echo {
 	h := &handler{
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
 		exports: opts.Exports, links: opts.Links, webhooks: opts.Webhooks,
-		templates: opts.Templates,
-		log:       opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
+		templates: opts.Templates, media: opts.Media, videos: opts.Videos,
+		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
 	}

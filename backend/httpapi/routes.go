@@ -4,6 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/media"
 )
 
 // V1Prefix starts every v1 path (spec part 9).
@@ -73,8 +74,13 @@ func (h *handler) routes(e *echo.Echo) {
 	add("PUT", "/projects/:id/ir", need(exportsW), h.withProjects(h.uploadSlot(h.putIR)), h.sizeGuard(MaxIRBodyBytes))
 	add("POST", "/projects/:id/diff", need(exportsW, drift), h.withProjects(h.uploadSlot(h.diffProject)), h.sizeGuard(MaxIRBodyBytes))
 	add("POST", "/projects/:id/exports", need(exportsW), h.withExports(h.createExport), h.sizeGuard(DefaultMaxJSONBytes))
-	add("POST", "/media/upload", needAny(exportsW, extract, render), notImplemented)
-	add("POST", "/media/upload/:uploadId/complete", needAny(exportsW, extract, render), notImplemented)
+	add("POST", "/media/upload", needAny(exportsW, extract, render), h.withMedia(h.createUpload), h.sizeGuard(DefaultMaxJSONBytes))
+	// Completing 1,000 parts names 1,000 etags: about 100 KiB of JSON.
+	add("POST", "/media/upload/:uploadId/complete", needAny(exportsW, extract, render), h.withMedia(h.completeUpload), h.sizeGuard(MaxCompleteBodyBytes))
+	// The session again (a client resumes from it) and the project's
+	// media: extensions in the served contract.
+	add("GET", "/media/upload/:uploadId", needAny(exportsR, extract, render), h.withMedia(h.getUpload))
+	add("GET", "/media", needAny(exportsR, extract, render), h.withMedia(h.listUploads))
 	// Template bodies carry a script of up to 256 KiB, escaped in JSON.
 	tplBody := h.sizeGuard(MaxTemplateBodyBytes)
 	add("GET", "/export-templates", need(exportsR, exports), h.withTemplates(h.listTemplates))
@@ -85,9 +91,10 @@ func (h *handler) routes(e *echo.Echo) {
 	add("POST", "/export-templates/validate", need(exportsW, exports), h.withTemplates(h.validateTemplate), tplBody)
 	add("POST", "/export-templates/:id/test", need(exportsW, exports), h.withTemplates(h.testTemplate), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/jobs/extract", need(exportsW, extract), notImplemented)
-	add("POST", "/jobs/render", need(exportsW, render), notImplemented)
-	add("GET", "/jobs/:jobId", need(exportsR), notImplemented)
-	add("DELETE", "/jobs/:jobId", need(exportsW), notImplemented)
+	add("POST", "/jobs/render", need(exportsW, render), h.withVideos(h.createRender), h.sizeGuard(DefaultMaxJSONBytes))
+	add("GET", "/jobs", need(exportsR), h.withVideos(h.listJobs))
+	add("GET", "/jobs/:jobId", need(exportsR), h.withVideos(h.getJob))
+	add("DELETE", "/jobs/:jobId", need(exportsW), h.withVideos(h.cancelJob))
 	add("GET", "/artifacts/:artifactId", need(exportsR), h.withExports(h.artifactLink))
 	v1.GET("/openapi.json", h.openAPI)
 
@@ -98,6 +105,9 @@ func (h *handler) routes(e *echo.Echo) {
 	// Signed artifact downloads: the link is the credential, no key.
 	e.GET(DownloadPrefix+":artifactId", h.withExports(h.download))
 	e.HEAD(DownloadPrefix+":artifactId", h.withExports(h.download))
+
+	// Signed media uploads: the URL is the credential, no key.
+	e.PUT(media.PutPrefix+":uploadId/:part", h.withMedia(h.putPart))
 
 	// Dashboard sessions of the browser UI (not part of the v1 contract).
 	e.POST("/api/session", h.login, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))

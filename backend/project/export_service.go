@@ -209,7 +209,7 @@ func (x *Exporter) validate(in ExportInput) error {
 // a failed export leaves nothing in flight for discard to miss.
 func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput) error {
 	ir := []byte(d.IR)
-	base := fileBase(d.Name)
+	base := FileBase(d.Name)
 	puts := make(chan error, len(in.Presets)+len(in.TemplateIDs))
 	started := 0
 	var runErr error
@@ -235,7 +235,7 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 			runErr = err
 			break
 		}
-		ext, ctype := fileType(res.Report.OutputFormat)
+		ext, ctype := FileType(res.Report.OutputFormat)
 		put(Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
 			BlobKey: ArtifactPrefix + e.ID + "/" + p + "." + ext, Filename: base + "-" + p + "." + ext,
 			ContentType: ctype, CreatedAt: e.CreatedAt}, res.Output)
@@ -330,8 +330,9 @@ func dayOf(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-// fileType is the file extension and Content-Type of a delivery format.
-func fileType(f string) (ext, contentType string) {
+// FileType returns the file extension and media type of a delivery in
+// caption format f.
+func FileType(f string) (ext, contentType string) {
 	switch f {
 	case format.SRT:
 		return "srt", "application/x-subrip; charset=utf-8"
@@ -345,10 +346,10 @@ func fileType(f string) (ext, contentType string) {
 	return "txt", "text/plain; charset=utf-8"
 }
 
-// fileBase makes a download file name's stem from a project name: its
+// FileBase makes a download file name's stem from a project name: its
 // letters, digits, dots and dashes, the rest as dashes, at most 60; a
 // name with none gives "captions".
-func fileBase(name string) string {
+func FileBase(name string) string {
 	var b strings.Builder
 	for _, r := range name {
 		switch {

@@ -225,3 +225,21 @@ func notFound(err error, id, op string) error {
 	}
 	return fmt.Errorf("project: %s %s: %w", op, id, err)
 }
+
+// Check returns nil when the account has the project, [apperr.NotFound]
+// when it does not, and [apperr.BadRequest] (details.field "projectId")
+// for an id that is not a uuid: other resources (media uploads, video
+// jobs) name a project in their bodies.
+func (s *Service) Check(ctx context.Context, accountID, id string) error {
+	id, err := checkID(id)
+	if err != nil {
+		if ae, ok := apperr.As(err); ok {
+			ae.Details["field"] = "projectId"
+		}
+		return err
+	}
+	if _, _, err := s.store.Revisions(ctx, accountID, id); err != nil {
+		return notFound(err, id, "check")
+	}
+	return nil
+}

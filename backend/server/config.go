@@ -126,6 +126,18 @@ type Config struct {
 	// TemplateRunTimeout bounds one run of a template's script (default
 	// 10 s). Tests shorten it.
 	TemplateRunTimeout time.Duration
+	// VideoOff turns media uploads and video jobs off: their routes
+	// answer 503 unavailable. They are also off when ffmpeg is missing.
+	VideoOff bool
+	// FFmpegPath and FFprobePath name the binaries (default: looked up
+	// on PATH).
+	FFmpegPath, FFprobePath string
+	// VideoWorkers bounds the video jobs that decode or encode at once
+	// (burn-in; default half the cores, at least 1). Stream copies and
+	// sidecars run one at a time beside them.
+	VideoWorkers int
+	// MaxMediaBytes is the largest media upload (default 8 GiB).
+	MaxMediaBytes int64
 	// JobPollInterval is how often an idle job queue looks for work
 	// (default 1 s). Tests shorten it.
 	JobPollInterval time.Duration

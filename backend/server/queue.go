@@ -28,13 +28,15 @@ func webhookRescueAfter(cfg *Config) time.Duration {
 // objects over an hour old that known does not report
 // ([sqlite.SweepOptions]); known is the artifact store's lookup, and
 // without one nothing is swept (an object could not be told from an
-// orphan). Finished webhook deliveries leave the log after
+// orphan). lanes are the video queues and tasks the periodic upkeep
+// (media retention, video job rescue). Finished webhook deliveries leave the log after
 // [webhook.LogRetention], and deliveries whose attempt a crash cut off
 // start again after [webhookRescueAfter].
-func openQueue(ctx context.Context, db *sqlite.DB, ws *sqlite.Workers, blobs blob.Store, known blob.Known, cfg *Config) (*sqlite.Queue, error) {
+func openQueue(ctx context.Context, db *sqlite.DB, ws *sqlite.Workers, blobs blob.Store, known blob.Known, cfg *Config,
+	lanes map[string]int, tasks []sqlite.Task) (*sqlite.Queue, error) {
 	opts := sqlite.QueueOptions{Logger: cfg.logger().With("component", "queue"), Now: cfg.Now, Workers: ws,
 		PollInterval: cfg.JobPollInterval, KeepDeliveries: webhook.LogRetention,
-		RescueDeliveriesAfter: webhookRescueAfter(cfg)}
+		RescueDeliveriesAfter: webhookRescueAfter(cfg), Queues: lanes, Tasks: tasks}
 	if blobs != nil && known != nil {
 		opts.Sweep = &sqlite.SweepOptions{
 			Blobs: blobs, Known: known,

@@ -40,7 +40,7 @@ func (s *Server) Run(ctx context.Context) (err error) {
 // and sweep nothing): objects under "artifacts/" that no artifact row
 // names are deleted once an hour old. The queue works nothing until
 // [Server.Run] starts it.
-func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker) error {
+func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker, vids *videoParts) error {
 	var blobs blob.Store
 	var known blob.Known
 	if s.cfg.DataDir != "" && s.blobs != nil {
@@ -48,7 +48,8 @@ func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker) error {
 	}
 	ws := sqlite.NewWorkers()
 	hooks.register(ws)
-	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg)
+	vids.register(ws)
+	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg, vids.lanes(&s.cfg), vids.tasks())
 	if err != nil {
 		return err
 	}

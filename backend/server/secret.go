@@ -22,12 +22,14 @@ const (
 	// labelLinkKey signs artifact download links: derived from the
 	// install secret, links survive a restart and die with a new secret.
 	labelLinkKey = "captionqa artifact link key v1"
+	// labelUploadKey signs the presigned media upload URLs.
+	labelUploadKey = "captionqa media upload key v1"
 )
 
 // secrets are the keys the HTTP API needs, derived from the per-install
 // secret.
 type secrets struct {
-	anonSalt, csrfKey, linkKey []byte
+	anonSalt, csrfKey, linkKey, uploadKey []byte
 }
 
 // deriveSecrets derives the API's keys from secret (HKDF-SHA256, one
@@ -42,6 +44,9 @@ func deriveSecrets(secret []byte) (secrets, error) {
 		return s, fmt.Errorf("server: derive keys: %w", err)
 	}
 	if s.linkKey, err = hkdf.Key(sha256.New, secret, nil, labelLinkKey, 32); err != nil {
+		return s, fmt.Errorf("server: derive keys: %w", err)
+	}
+	if s.uploadKey, err = hkdf.Key(sha256.New, secret, nil, labelUploadKey, 32); err != nil {
 		return s, fmt.Errorf("server: derive keys: %w", err)
 	}
 	return s, nil

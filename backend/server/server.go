@@ -114,7 +114,11 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		return err
 	}
 	var hooks webhookWorker
-	if err := s.openJobs(ctx, &hooks); err != nil {
+	var vids videoParts
+	if err := vids.openRunner(ctx, s); err != nil {
+		return err
+	}
+	if err := s.openJobs(ctx, &hooks, &vids); err != nil {
 		return err
 	}
 	if hooks.svc, err = newWebhooks(s.queue, &s.cfg); err != nil {
@@ -126,6 +130,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
 		Limiter: exportLimiter, Templates: templatesOrNil(templates), Now: s.cfg.Now,
 	})
+	vids.build(s, eng, keys, s.quota, exportLimiter)
 	contract, err := contractJSON()
 	if err != nil {
 		return err
@@ -154,8 +159,8 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.router = httpapi.New(httpapi.Options{
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter, Webhooks: hooks.svc,
-		Templates: templates,
-		Links:     project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
+		Templates: templates, Media: vids.media, Videos: vids.videos,
+		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,

@@ -435,3 +435,28 @@ func TestOpenRemovesStaleTemps(t *testing.T) {
 		t.Errorf("fresh temp removed: %v", err)
 	}
 }
+
+func TestLocalFileHoldsTheContentAtItsOffset(t *testing.T) {
+	s, err := fsblob.Open(t.TempDir(), fsblob.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := s.Put(ctx, "media/a", strings.NewReader("moov and mdat"), -1); err != nil {
+		t.Fatal(err)
+	}
+	file, off, err := s.LocalFile(ctx, "media/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(raw[off:]); got != "moov and mdat" {
+		t.Fatalf("content at offset %d = %q", off, got)
+	}
+	if _, _, err := s.LocalFile(ctx, "media/missing"); apperr.KindOf(err) != apperr.NotFound {
+		t.Fatalf("missing object: %v, want not_found", err)
+	}
+}

@@ -31,7 +31,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerUseCase, true
 	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video", "backend/blob"):
 		return layerDomain, true
-	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/httpapi", "backend/metrics", "backend/blob/fsblob"):
+	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob"):
 		return layerAdapter, true
 	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e"):
 		return layerRoot, true
@@ -56,7 +56,7 @@ func technologies() []technology {
 		{"database/sql", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports database/sql"},
 		{"modernc.org/sqlite", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports modernc.org/sqlite"},
 		{"github.com/u2takey/ffmpeg-go", []string{"backend/video/ffmpeg"}, "rule 4: only video/ffmpeg imports ffmpeg-go"},
-		{"os/exec", []string{"backend/video/ffmpeg", "frontend/bundle"}, "rule 4: only video/ffmpeg runs processes"},
+		{"os/exec", []string{"backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "frontend/bundle"}, "rule 4: only video/ffmpeg (and its test fixtures) runs processes"},
 		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		// jsrun's watchdog reads the engine's JSContext layout (kick.go).
 		{"modernc.org/libquickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},

@@ -220,3 +220,19 @@ func scanProject(row scanner, extra ...any) (*project.Project, error) {
 	}
 	return &p, nil
 }
+
+// RevisionIR returns the IR text of the account's project at revision
+// number, or [apperr.NotFound] when the project is unknown or the
+// revision is no longer kept.
+func (s *ProjectStore) RevisionIR(ctx context.Context, accountID, id string, number int) (string, error) {
+	var ir string
+	err := s.db.read.QueryRowContext(ctx, `SELECT r.ir FROM project_revisions r JOIN projects p ON p.id = r.project_id
+		WHERE r.project_id = ? AND p.account_id = ? AND r.number = ?`, id, accountID, number).Scan(&ir)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", apperr.New(apperr.NotFound, "revision %d of project %s is not kept", number, id).Wrap(err)
+	}
+	if err != nil {
+		return "", fmt.Errorf("sqlite: revision %d of project %s: %w", number, id, err)
+	}
+	return ir, nil
+}

@@ -75,6 +75,23 @@ type QueueOptions struct {
 	// process that died mid-attempt (see addDeliveryRescuer). It must
 	// exceed the delivery job's timeout.
 	RescueDeliveriesAfter time.Duration
+	// Queues are named queues beside the default one, each with the most
+	// jobs it works at once (the video lanes); a job goes to one with
+	// [EnqueueOpts.Queue].
+	Queues map[string]int
+	// Tasks run periodically on one process at a time, and once when the
+	// queue starts (the media sweeper, the video job rescuer).
+	Tasks []Task
+}
+
+// Task is a periodic piece of upkeep: Run every Every (and once at the
+// start, when what a crash left is found), with at most one run pending
+// across processes. Its ctx ends after 10 minutes.
+type Task struct {
+	// Name identifies the task across processes and restarts.
+	Name  string
+	Every time.Duration
+	Run   func(ctx context.Context) error
 }
 
 // SweepOptions configure the orphan-blob sweeper: every Every it deletes
@@ -173,6 +190,16 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 		}
 		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
 	}
+	if len(opts.Tasks) > 0 {
+		if workers == nil {
+			workers = NewWorkers()
+		}
+		jobs, err := addTasks(workers, opts.Tasks)
+		if err != nil {
+			return nil, err
+		}
+		cfg.PeriodicJobs = append(cfg.PeriodicJobs, jobs...)
+	}
 	if workers != nil {
 		max := opts.MaxWorkers
 		if max <= 0 {
@@ -180,6 +207,9 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 		}
 		cfg.Workers = workers.w
 		cfg.Queues = map[string]river.QueueConfig{defaultQueueName: {MaxWorkers: max}}
+		for name, n := range opts.Queues {
+			cfg.Queues[name] = river.QueueConfig{MaxWorkers: n}
+		}
 	}
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {

@@ -50,6 +50,24 @@ func HandleSnoozing[T JobArgs](ws *Workers, fn func(ctx context.Context, args T)
 	}))
 }
 
+// HandleTimed is [Handle] for jobs that may run long: timeout gives each
+// job's bound from its arguments (River's default is one minute).
+func HandleTimed[T JobArgs](ws *Workers, timeout func(T) time.Duration, fn func(ctx context.Context, args T) error) {
+	river.AddWorker(ws.w, &timedWorker[T]{fn: fn, timeout: timeout})
+}
+
+type timedWorker[T JobArgs] struct {
+	river.WorkerDefaults[T]
+	fn      func(ctx context.Context, args T) error
+	timeout func(T) time.Duration
+}
+
+func (w *timedWorker[T]) Work(ctx context.Context, job *river.Job[T]) error {
+	return w.fn(ctx, job.Args)
+}
+
+func (w *timedWorker[T]) Timeout(job *river.Job[T]) time.Duration { return w.timeout(job.Args) }
+
 // EnqueueOpts adjust one enqueued job; nil takes the defaults.
 type EnqueueOpts struct {
 	// ScheduledAt delays the job until then; zero runs it at once.
@@ -59,13 +77,15 @@ type EnqueueOpts struct {
 	// UniqueByArgs skips the insert when a job of the same kind and args
 	// is still pending or running.
 	UniqueByArgs bool
+	// Queue names the queue ([QueueOptions.Queues]); "" is the default.
+	Queue string
 }
 
 func (o *EnqueueOpts) river() *river.InsertOpts {
 	if o == nil {
 		return nil
 	}
-	ro := &river.InsertOpts{ScheduledAt: o.ScheduledAt, MaxAttempts: o.MaxAttempts}
+	ro := &river.InsertOpts{ScheduledAt: o.ScheduledAt, MaxAttempts: o.MaxAttempts, Queue: o.Queue}
 	if o.UniqueByArgs {
 		ro.UniqueOpts = river.UniqueOpts{ByArgs: true}
 	}

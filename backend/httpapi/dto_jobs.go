@@ -1,0 +1,103 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/captionqa/captionqa/backend/video"
+)
+
+// renderRequest is the body of POST /api/v1/jobs/render (spec part 4,
+// and the served contract's optional fields).
+type renderRequest struct {
+	ProjectID      string `json:"projectId"`
+	Mode           string `json:"mode"`
+	Preset         string `json:"preset"`
+	FixProfile     string `json:"fixProfile"`
+	OutputDelivery string `json:"outputDelivery"`
+	MediaObjectKey string `json:"mediaObjectKey"`
+	Container      string `json:"container"`
+	SubtitleCodec  string `json:"subtitleCodec"`
+	Language       string `json:"language"`
+}
+
+// jobCreated is the 202 body of a job's creation (spec 2.9).
+type jobCreated struct {
+	JobID                 string `json:"jobId"`
+	Status                string `json:"status"`
+	Kind                  string `json:"kind"`
+	EstimatedWaitSeconds  int    `json:"estimatedWaitSeconds"`
+	RemainingAPIRunsToday int    `json:"remainingApiRunsToday"`
+}
+
+// JobView is a job as GET and DELETE /api/v1/jobs/{jobId} show it, inside
+// {"job": ...} (spec 2.9 leaves its fields to the served contract).
+type JobView struct {
+	JobID                string        `json:"jobId"`
+	Kind                 string        `json:"kind"`
+	Mode                 string        `json:"mode"`
+	Status               string        `json:"status"`
+	Progress             float64       `json:"progress"`
+	ProjectID            string        `json:"projectId"`
+	Preset               string        `json:"preset"`
+	FixProfile           string        `json:"fixProfile"`
+	OutputDelivery       string        `json:"outputDelivery"`
+	MediaObjectKey       string        `json:"mediaObjectKey,omitempty"`
+	Container            string        `json:"container,omitempty"`
+	SubtitleCodec        string        `json:"subtitleCodec,omitempty"`
+	Language             string        `json:"language,omitempty"`
+	IRRevision           int           `json:"irRevision"`
+	CreatedAt            time.Time     `json:"createdAt"`
+	StartedAt            *time.Time    `json:"startedAt"`
+	FinishedAt           *time.Time    `json:"finishedAt"`
+	EstimatedWaitSeconds *int          `json:"estimatedWaitSeconds,omitempty"`
+	Error                *JobErrorView `json:"error"`
+	Artifacts            []JobArtifact `json:"artifacts"`
+	Output               *string       `json:"output,omitempty"`
+	OutputContentType    string        `json:"outputContentType,omitempty"`
+}
+
+// JobErrorView is why a job failed or that it was canceled.
+type JobErrorView struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// JobArtifact is one file a job made; GET /api/v1/artifacts/{artifactId}
+// gives its download URL.
+type JobArtifact struct {
+	ArtifactID  string `json:"artifactId"`
+	Filename    string `json:"filename"`
+	ContentType string `json:"contentType"`
+	Bytes       int64  `json:"bytes"`
+}
+
+type jobResult struct {
+	Job JobView `json:"job"`
+}
+
+type jobList struct {
+	Jobs []JobView `json:"jobs"`
+}
+
+func newJobView(j *video.Job) JobView {
+	v := JobView{JobID: j.ID, Kind: string(j.Kind), Mode: j.Mode, Status: string(j.Status), Progress: j.Progress,
+		ProjectID: j.ProjectID, Preset: j.Preset, FixProfile: j.FixProfile, OutputDelivery: j.OutputDelivery,
+		MediaObjectKey: j.MediaKey, Container: j.Container, SubtitleCodec: j.SubtitleCodec, Language: j.Language,
+		IRRevision: j.IRRevision, CreatedAt: j.CreatedAt, StartedAt: timeOrNil(j.StartedAt),
+		FinishedAt: timeOrNil(j.FinishedAt), Artifacts: []JobArtifact{}, OutputContentType: j.OutputType}
+	if j.Status == video.Queued {
+		wait := j.EstimatedWaitSeconds
+		v.EstimatedWaitSeconds = &wait
+	}
+	if j.Error != nil {
+		v.Error = &JobErrorView{Code: j.Error.Code, Message: j.Error.Message}
+	}
+	for _, a := range j.Artifacts {
+		v.Artifacts = append(v.Artifacts, JobArtifact{ArtifactID: a.ID, Filename: a.Filename, ContentType: a.ContentType, Bytes: a.Bytes})
+	}
+	if j.Status == video.Succeeded && j.OutputDelivery == video.DeliveryInline {
+		out := j.Output
+		v.Output = &out
+	}
+	return v
+}

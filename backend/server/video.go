@@ -1,0 +1,130 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/media"
+	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/video"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg"
+)
+
+// Periods of the video upkeep tasks.
+const (
+	mediaSweepEvery = 10 * time.Minute
+	// videoRescueEvery checks for jobs a dead process left: a fraction of
+	// video.StaleAfter, so one is run again within about 45 s.
+	videoRescueEvery = 15 * time.Second
+)
+
+// videoParts are the media and video services with the ffmpeg runner.
+// The queue's worker and tasks are registered before the queue exists,
+// and the services need the queue's store, so they are set once both are
+// built; runner is nil when video is off.
+type videoParts struct {
+	runner *ffmpeg.Runner
+	media  *media.Service
+	videos *video.Service
+}
+
+// tempRoot is the folder the server keeps its files in: the data folder,
+// or the temporary one of a server given an open database.
+func (s *Server) tempRoot() string {
+	if s.cfg.DataDir != "" {
+		return s.cfg.DataDir
+	}
+	return s.tempDir
+}
+
+// videoWorkers is the heavy lane's size: half the cores (ffmpeg's own
+// threads use the rest), at least one.
+func videoWorkers(cfg *Config) int {
+	if cfg.VideoWorkers > 0 {
+		return cfg.VideoWorkers
+	}
+	return max(runtime.NumCPU()/2, 1)
+}
+
+// openRunner starts the ffmpeg runner when video is on and ffmpeg works;
+// otherwise it logs why video is off and leaves v.runner nil. Run folders
+// a dead process left are removed.
+func (v *videoParts) openRunner(ctx context.Context, s *Server) error {
+	if s.cfg.VideoOff {
+		s.log.Info("media uploads and video jobs are off (--video off)")
+		return nil
+	}
+	work := filepath.Join(s.tempRoot(), "work")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		return fmt.Errorf("server: video work folder: %w", err)
+	}
+	r, err := ffmpeg.New(ffmpeg.Options{FFmpeg: s.cfg.FFmpegPath, FFprobe: s.cfg.FFprobePath, WorkDir: work,
+		Blobs: s.blobs, Logger: s.log.With("component", "ffmpeg")})
+	if err == nil {
+		err = r.Check(ctx)
+	}
+	if err != nil {
+		s.log.Warn("media uploads and video jobs are off: ffmpeg is not usable; install ffmpeg (make deps does)", "err", err)
+		return nil
+	}
+	if n, err := r.SweepWorkDir(); err != nil {
+		s.log.Warn("could not remove the run folders a stopped process left", "err", err)
+	} else if n > 0 {
+		s.log.Info("removed run folders a stopped process left", "folders", n)
+	}
+	v.runner = r
+	return nil
+}
+
+// register adds the video job's worker to ws, each run bounded by the
+// timeout its arguments carry.
+func (v *videoParts) register(ws *sqlite.Workers) {
+	if v.runner == nil {
+		return
+	}
+	sqlite.HandleTimed(ws, func(a video.WorkArgs) time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second },
+		func(ctx context.Context, a video.WorkArgs) error { return v.videos.Work(ctx, a) })
+}
+
+// lanes are the video queues and their sizes.
+func (v *videoParts) lanes(cfg *Config) map[string]int {
+	if v.runner == nil {
+		return nil
+	}
+	return map[string]int{string(video.LaneHeavy): videoWorkers(cfg), string(video.LaneLight): 1}
+}
+
+// tasks are the media sweeper and the video job rescuer.
+func (v *videoParts) tasks() []sqlite.Task {
+	if v.runner == nil {
+		return nil
+	}
+	return []sqlite.Task{
+		{Name: "media_sweep", Every: mediaSweepEvery, Run: func(ctx context.Context) error {
+			_, err := v.media.Sweep(ctx)
+			return err
+		}},
+		{Name: "video_rescue", Every: videoRescueEvery, Run: func(ctx context.Context) error {
+			_, err := v.videos.Rescue(ctx)
+			return err
+		}},
+	}
+}
+
+// build makes the services once the queue exists.
+func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool project.Pool, limiter project.Limiter) {
+	if v.runner == nil {
+		return
+	}
+	v.media = media.NewService(media.Options{Store: s.db.Uploads(), Blobs: s.blobs, Prober: v.runner, Projects: s.projects,
+		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes, Now: s.cfg.Now})
+	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(),
+		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
+		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, Now: s.cfg.Now, Logger: s.log.With("component", "video")})
+}

@@ -1,0 +1,155 @@
+package ffmpeg
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	ffmpeggo "github.com/u2takey/ffmpeg-go"
+
+	"github.com/captionqa/captionqa/backend/video"
+)
+
+// Whitelists of every media input. The formats are the ones the product
+// accepts (ISO/MOV family, Matroska/WebM, MPEG-TS); an HLS playlist or a
+// concat list renamed .mp4 is refused instead of being followed to the
+// files it names.
+const (
+	formatWhitelist   = "mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,mpegts"
+	protocolWhitelist = "file,subfile"
+)
+
+// Fixed names inside a run folder: no user text reaches an argv.
+const (
+	inputName  = "input"
+	subsPrefix = "subs."
+	outputBase = "output."
+)
+
+// globalFlags keep ffmpeg quiet except for errors, away from the
+// terminal, and reporting progress on stdout (progress.go). ffmpeg-go
+// emits global args after the output file; ffmpeg reads global options
+// wherever they stand. Read-only.
+var globalFlags = []string{"-nostdin", "-hide_banner", "-nostats", "-loglevel", "error", "-progress", "pipe:1", "-y"}
+
+// languageTag is an ISO 639-2 code as the spec requires it. Read-only.
+var languageTag = regexp.MustCompile(`^[a-z]{3}$`)
+
+// subtitleDemuxers maps RenderSpec.SubtitleFormat to the demuxer forced on
+// subs.<ext>: never let ffmpeg guess the format of text we were given.
+// Read-only.
+var subtitleDemuxers = map[string]string{"srt": "srt", "vtt": "webvtt", "ass": "ass"}
+
+// containerCodecs lists the subtitle codecs each output container takes.
+// MP4 has only mov_text (srt fails: "Could not find tag for codec
+// subrip"). Read-only.
+var containerCodecs = map[string][]string{
+	"mp4": {"mov_text"},
+	"mkv": {"srt", "webvtt", "ass"},
+}
+
+// contentTypes maps the output container to its media type. Read-only.
+var contentTypes = map[string]string{"mp4": "video/mp4", "mkv": "video/x-matroska"}
+
+// renderArgs returns ffmpeg's arguments (without the binary) for spec,
+// reading the media from inputURL. It fails on a spec the adapter cannot
+// render: an unknown mode, container, subtitle format or codec, a codec
+// the container does not take, a burn_in from anything but ASS, or a
+// language that is not three lowercase letters.
+func renderArgs(spec video.RenderSpec, inputURL string) ([]string, error) {
+	if _, ok := contentTypes[spec.Container]; !ok {
+		return nil, fmt.Errorf("ffmpeg: render: unsupported container %q", spec.Container)
+	}
+	demuxer, ok := subtitleDemuxers[spec.SubtitleFormat]
+	if !ok {
+		return nil, fmt.Errorf("ffmpeg: render: unsupported subtitle format %q", spec.SubtitleFormat)
+	}
+	switch spec.Mode {
+	case video.ModeMuxSoft:
+		if !slices.Contains(containerCodecs[spec.Container], spec.SubtitleCodec) {
+			return nil, fmt.Errorf("ffmpeg: render: subtitle codec %q cannot go into %s", spec.SubtitleCodec, spec.Container)
+		}
+		lang := spec.Language
+		if lang == "" {
+			lang = "und"
+		}
+		if !languageTag.MatchString(lang) {
+			return nil, fmt.Errorf("ffmpeg: render: language %q is not an ISO 639-2 code", spec.Language)
+		}
+		return buildArgs(func() *ffmpeggo.Stream { return muxSoft(spec, inputURL, demuxer, lang) })
+	case video.ModeBurnIn:
+		if spec.SubtitleFormat != "ass" {
+			return nil, fmt.Errorf("ffmpeg: render: burn_in needs ASS subtitles, not %q", spec.SubtitleFormat)
+		}
+		return buildArgs(func() *ffmpeggo.Stream { return burnIn(spec, inputURL) })
+	}
+	return nil, fmt.Errorf("ffmpeg: render: unsupported mode %q", spec.Mode)
+}
+
+// mediaInput is the media as an ffmpeg input, behind both whitelists.
+func mediaInput(url string) *ffmpeggo.Stream {
+	return ffmpeggo.Input(url, ffmpeggo.KwArgs{
+		"format_whitelist":   formatWhitelist,
+		"protocol_whitelist": protocolWhitelist,
+	})
+}
+
+// muxSoft copies the video and audio and adds subs.<ext> as the only
+// subtitle track, default and tagged with lang.
+//
+// The video is mapped as V:0, not v:0: capital V skips attached pictures
+// (cover art), which may come before the real video track.
+func muxSoft(spec video.RenderSpec, inputURL, demuxer, lang string) *ffmpeggo.Stream {
+	in := mediaInput(inputURL)
+	subs := ffmpeggo.Input(subsPrefix+spec.SubtitleFormat, ffmpeggo.KwArgs{
+		"f":                  demuxer,
+		"protocol_whitelist": "file",
+	})
+	kw := ffmpeggo.KwArgs{
+		"c:v":             "copy",
+		"c:a":             "copy",
+		"c:s":             spec.SubtitleCodec,
+		"metadata:s:s:0":  "language=" + lang,
+		"disposition:s:0": "default",
+	}
+	if spec.Container == "mp4" {
+		kw["movflags"] = "+faststart"
+	}
+	return ffmpeggo.Output([]*ffmpeggo.Stream{in.Get("V:0"), in.Get("a?"), subs.Get("0")}, outputBase+spec.Container, kw).
+		GlobalArgs(globalFlags...)
+}
+
+// burnIn renders subs.ass onto the video with libass and re-encodes it
+// with libx264; the audio is copied and subtitle tracks dropped. The
+// service writes the ASS with PlayResX/Y equal to the video's size, so
+// libass does not rescale it. -a53cc 0 drops A/53 captions the source may
+// carry: after a burn-in they would show the captions twice.
+func burnIn(spec video.RenderSpec, inputURL string) *ffmpeggo.Stream {
+	in := mediaInput(inputURL)
+	kw := ffmpeggo.KwArgs{
+		"vf":      "ass=" + subsPrefix + "ass",
+		"c:v":     "libx264",
+		"preset":  "veryfast",
+		"crf":     "20",
+		"pix_fmt": "yuv420p",
+		"a53cc":   "0",
+		"c:a":     "copy",
+		"sn":      "",
+	}
+	if spec.Container == "mp4" {
+		kw["movflags"] = "+faststart"
+	}
+	return ffmpeggo.Output([]*ffmpeggo.Stream{in.Get("V:0"), in.Get("a?")}, outputBase+spec.Container, kw).
+		GlobalArgs(globalFlags...)
+}
+
+// buildArgs runs an ffmpeg-go builder and returns its GetArgs, turning the
+// panics ffmpeg-go uses for misuse into an error.
+func buildArgs(build func() *ffmpeggo.Stream) (args []string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			args, err = nil, fmt.Errorf("ffmpeg: build command: %v", p)
+		}
+	}()
+	return build().GetArgs(), nil
+}

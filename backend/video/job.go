@@ -1,0 +1,145 @@
+// Package video runs a project's video jobs (spec 2.9, 3.1): render
+// (sidecar, mux_soft, burn_in) now, extract later. A job is a row of our
+// own (kind, mode, status, progress, error, artifacts) worked by the job
+// queue; the state machine, the quota and the artifacts live here, ffmpeg
+// behind [Runner] (package video/ffmpeg), SQL and River behind [Store].
+package video
+
+import (
+	"time"
+
+	"github.com/captionqa/captionqa/backend/project"
+)
+
+// Kind is what a job does.
+type Kind string
+
+const (
+	KindRender  Kind = "render"
+	KindExtract Kind = "extract"
+)
+
+// Modes of a render job.
+const (
+	ModeSidecar = "sidecar"
+	ModeMuxSoft = "mux_soft"
+	ModeBurnIn  = "burn_in"
+)
+
+// Output deliveries of a render job.
+const (
+	DeliveryInline = "inline"
+	DeliveryURL    = "url"
+)
+
+// Status is a job's state. The moves (written into the served contract):
+//
+//	queued  → running, canceled
+//	running → succeeded, failed, canceled,
+//	          queued (its process stopped or died; run again)
+//
+// succeeded, failed and canceled are final.
+type Status string
+
+const (
+	Queued    Status = "queued"
+	Running   Status = "running"
+	Succeeded Status = "succeeded"
+	Failed    Status = "failed"
+	Canceled  Status = "canceled"
+)
+
+// Final reports whether s is a final state.
+func (s Status) Final() bool { return s == Succeeded || s == Failed || s == Canceled }
+
+// Lane is the queue a job waits in: heavy jobs decode or encode video and
+// get half the cores; light ones copy streams or write text.
+type Lane string
+
+const (
+	LaneHeavy Lane = "video_heavy"
+	LaneLight Lane = "video_light"
+)
+
+// LaneOf returns the lane of a mode.
+func LaneOf(mode string) Lane {
+	if mode == ModeBurnIn {
+		return LaneHeavy
+	}
+	return LaneLight
+}
+
+// Job is one video job.
+type Job struct {
+	ID        string // uuid
+	AccountID string
+	ProjectID string
+	Kind      Kind
+	Mode      string
+	Preset    string
+	// FixProfile is the engine's fix profile for the delivery ("" warns
+	// only).
+	FixProfile     string
+	OutputDelivery string
+	// MediaKey is the source media's objectKey ("" for a sidecar).
+	MediaKey string
+	// Container ("mp4" or "mkv") and SubtitleCodec ("mov_text", "srt",
+	// "webvtt" or "ass") shape a mux_soft output.
+	Container     string
+	SubtitleCodec string
+	// Language tags the caption track (ISO 639-2; "" takes the
+	// timeline's).
+	Language string
+	// IRRevision is the timeline revision the job renders, fixed when it
+	// is accepted.
+	IRRevision int
+	// MediaSeconds is the source's duration (0 for a sidecar), for the
+	// wait estimate and the timeout.
+	MediaSeconds float64
+
+	Status   Status
+	Progress float64 // 0 to 1
+	// Run counts the job's runs: a run cut off by a crash is run again
+	// as Run+1, and what an older run does afterwards is ignored.
+	Run         int
+	CreatedAt   time.Time
+	StartedAt   time.Time
+	FinishedAt  time.Time
+	HeartbeatAt time.Time
+	Error       *JobError
+	// Output is an inline sidecar's caption body, OutputType its media
+	// type.
+	Output     string
+	OutputType string
+	// ExportID groups the job's artifacts (an export of the project).
+	ExportID  string
+	Artifacts []project.Artifact
+	// Pool and PoolDay are the daily pool the job's run was taken from,
+	// given back if it fails or is canceled.
+	Pool    string
+	PoolDay time.Time
+
+	// RemainingRuns is what the daily pool holds after the job was
+	// accepted; set by [Service.Render] only.
+	RemainingRuns int
+	// EstimatedWaitSeconds is set by the service on queued jobs.
+	EstimatedWaitSeconds int
+}
+
+// JobError is why a job failed, or that it was canceled.
+type JobError struct {
+	Code    string
+	Message string
+}
+
+// Job error codes (the served contract lists them).
+const (
+	ErrCodeFFmpeg       = "ffmpeg_failed"
+	ErrCodeTimeout      = "timeout"
+	ErrCodeCanceled     = "canceled"
+	ErrCodeInterrupted  = "interrupted"
+	ErrCodeMediaExpired = "media_expired"
+	ErrCodeRevisionGone = "revision_gone"
+	ErrCodeEngine       = "processing_failed"
+	ErrCodeNoVideo      = "no_video_stream"
+)

@@ -1,0 +1,110 @@
+package video
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/engine"
+)
+
+// produced is what a run made: a caption body (sidecar) or a rendered
+// video file.
+type produced struct {
+	name string // the project's name, for download names
+	// body, bodyFormat: the sidecar's delivery.
+	body       string
+	bodyFormat string
+	video      Output
+}
+
+func (p *produced) close() {
+	if p.video != nil {
+		_ = p.video.Close() // a leftover folder is swept at the next start
+	}
+}
+
+// produce runs the engine on the job's revision with its preset, then
+// ffmpeg for a video mode. Errors carry the job error code in
+// details.jobError where it is not the error's own code.
+func (s *Service) produce(ctx context.Context, j *Job, progress func(float64)) (*produced, error) {
+	d, err := s.o.Timelines.ProjectIR(ctx, j.AccountID, j.ProjectID)
+	if err != nil {
+		return nil, jobErr(err, ErrCodeRevisionGone, "the project was deleted")
+	}
+	ir := d.IR
+	if d.IRRevision != j.IRRevision {
+		if ir, err = s.o.Timelines.RevisionIR(ctx, j.AccountID, j.ProjectID, j.IRRevision); err != nil {
+			return nil, jobErr(err, ErrCodeRevisionGone, fmt.Sprintf("revision %d of the project is no longer kept", j.IRRevision))
+		}
+	}
+	res, err := s.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: []byte(ir),
+		Preset: j.Preset, FixProfile: j.FixProfile})
+	if err != nil {
+		return nil, err
+	}
+	out := &produced{name: d.Name, body: res.Output, bodyFormat: res.Report.OutputFormat}
+	if j.Mode == ModeSidecar {
+		progress(1)
+		return out, nil
+	}
+	m, err := s.o.Media.Media(ctx, j.AccountID, j.MediaKey)
+	if err != nil {
+		return nil, jobErr(err, ErrCodeMediaExpired, "")
+	}
+	_, track, _, err := format.Read("delivery", res.Report.OutputFormat, []byte(res.Output))
+	if err != nil {
+		return nil, err
+	}
+	spec := RenderSpec{Mode: j.Mode, MediaKey: j.MediaKey, Container: j.Container, SubtitleCodec: j.SubtitleCodec,
+		Language: j.Language, DurationSeconds: m.Probe.DurationSeconds}
+	if spec.Language == "" {
+		spec.Language = "und"
+	}
+	switch {
+	case j.Mode == ModeBurnIn:
+		v := m.Probe.Video()
+		if v == nil {
+			return nil, apperr.New(apperr.ProcessingFailed, "the media has no video stream").WithDetail("jobError", ErrCodeNoVideo)
+		}
+		spec.Subtitles, spec.SubtitleFormat = writeASS(track, v.Width, v.Height), "ass"
+	case j.SubtitleCodec == "ass":
+		spec.Subtitles, spec.SubtitleFormat = writeASS(track, 0, 0), "ass"
+	default:
+		spec.SubtitleFormat = format.SRT
+		if j.SubtitleCodec == "webvtt" {
+			spec.SubtitleFormat = format.VTT
+		}
+		if spec.Subtitles, err = write(spec.SubtitleFormat, track); err != nil {
+			return nil, err
+		}
+	}
+	if out.video, err = s.o.Runner.Render(ctx, spec, progress); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func write(f string, t *caption.Track) ([]byte, error) {
+	var b bytes.Buffer
+	if err := format.Write(f, &b, t); err != nil {
+		return nil, fmt.Errorf("video: write %s: %w", f, err)
+	}
+	return b.Bytes(), nil
+}
+
+// jobErr gives a NotFound or Conflict err the job error code, and msg
+// when not empty.
+func jobErr(err error, code, msg string) error {
+	ae, ok := apperr.As(err)
+	if !ok || (ae.Kind != apperr.NotFound && ae.Kind != apperr.Conflict) {
+		return err
+	}
+	if msg == "" {
+		msg = ae.Message
+	}
+	return apperr.New(ae.Kind, "%s", msg).WithDetail("jobError", code).Wrap(err)
+}

@@ -1,0 +1,76 @@
+package video
+
+import (
+	"context"
+	"io"
+)
+
+// Runner runs ffmpeg for a job (package video/ffmpeg). Each call works in
+// a folder of its own, reads the media in place from the blob store (or
+// a local copy of it) under fixed names, and never puts a user's name in
+// a command line or a filtergraph.
+type Runner interface {
+	// Render muxes or burns spec.Subtitles into the media at
+	// spec.MediaKey, calling progress (0 to 1, from ffmpeg's progress
+	// output, at most about twice a second). When ctx ends ffmpeg is
+	// stopped (SIGTERM to its process group, SIGKILL after a grace
+	// period) and nothing is returned. Errors: a *[RunError] when ffmpeg
+	// fails; ctx's error when canceled.
+	Render(ctx context.Context, spec RenderSpec, progress func(float64)) (Output, error)
+}
+
+// RenderSpec is one mux_soft or burn_in.
+type RenderSpec struct {
+	Mode     string // ModeMuxSoft or ModeBurnIn
+	MediaKey string
+	// Container of the output: "mp4" or "mkv".
+	Container string
+	// Subtitles is the caption file's text; SubtitleFormat is its format:
+	// "srt", "vtt" or "ass" (burn_in always "ass").
+	Subtitles      []byte
+	SubtitleFormat string
+	// SubtitleCodec is the muxed track's codec: "mov_text" (mp4), "srt",
+	// "webvtt" or "ass" (mkv). Unused by burn_in.
+	SubtitleCodec string
+	// Language is the ISO 639-2 tag of the muxed track ("und" if unknown).
+	Language string
+	// DurationSeconds is the media's duration, for progress.
+	DurationSeconds float64
+}
+
+// Output is a finished render: a local file until Close removes it.
+type Output interface {
+	// Open reads the rendered file.
+	Open() (io.ReadCloser, error)
+	// Size is the file's length in bytes.
+	Size() int64
+	// ContentType is the file's media type: video/mp4 or
+	// video/x-matroska.
+	ContentType() string
+	// Close removes the file and its folder.
+	Close() error
+}
+
+// RunError is a failed ffmpeg run.
+type RunError struct {
+	// ExitCode is ffmpeg's exit status (-1 when killed by a signal).
+	ExitCode int
+	// Stderr is the end of what ffmpeg wrote to its standard error (at
+	// most 16 KiB), for the job's error message.
+	Stderr string
+	// Err is the underlying failure (exec's).
+	Err error
+}
+
+func (e *RunError) Error() string {
+	msg := "ffmpeg failed"
+	if e.Err != nil {
+		msg += ": " + e.Err.Error()
+	}
+	if e.Stderr != "" {
+		msg += ": " + e.Stderr
+	}
+	return msg
+}
+
+func (e *RunError) Unwrap() error { return e.Err }
