@@ -16,10 +16,10 @@
 #      CaptionQA) and for the page: the UI's boot call GET /api/session,
 #      answered 200 through the in-process AssetServer handler (seen in the
 #      request log);
-#   5. acts in the window with the keyboard, as a user would: Tab x6 +
+#   5. acts in the window with the keyboard, as a user would: Tab x7 +
 #      Return on the nav link "API keys" (#nav-keys; the tab order is
-#      #skip-link, the brand link, #nav-run, #nav-projects, #nav-templates,
-#      #nav-keys), then Tab x2 from
+#      #skip-link, the brand link, #nav-run, #nav-projects, #nav-media,
+#      #nav-templates, #nav-keys), then Tab x2 from
 #      the page title past the owner key's Revoke button to the name field
 #      (#key-name), types a key name and presses Return (submits #key-form:
 #      POST /api/v1/api-keys as the desktop owner, no key needed in-window);
@@ -162,7 +162,7 @@ log "the page is loaded and signed in"
 
 # 5. The action: create an API key with the keyboard.
 xdotool windowfocus --sync "$wid"
-xdotool key --delay 120 Tab Tab Tab Tab Tab Tab Return # #skip-link, brand, #nav-run, #nav-projects, #nav-templates, #nav-keys: open "API keys"
+xdotool key --delay 120 Tab Tab Tab Tab Tab Tab Tab Return # #skip-link, brand, #nav-run, #nav-projects, #nav-media, #nav-templates, #nav-keys: open "API keys"
 wait_for 15 "the API keys page (GET /api/v1/api-keys)" logged GET /api/v1/api-keys 200
 sleep 0.5 # the list renders
 xdotool key --delay 120 Tab Tab # page title -> the owner key's Revoke -> #key-name

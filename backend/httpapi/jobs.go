@@ -16,7 +16,8 @@ func (h *handler) withVideos(next echo.HandlerFunc) echo.HandlerFunc {
 		return next
 	}
 	return func(echo.Context) error {
-		return apperr.New(apperr.Unavailable, "video jobs are off on this deployment (ffmpeg is not available)")
+		return apperr.New(apperr.Unavailable, "video jobs are off on this deployment (ffmpeg is not available)").
+			WithDetail("reason", "video_off")
 	}
 }
 

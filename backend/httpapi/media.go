@@ -21,7 +21,8 @@ func (h *handler) withMedia(next echo.HandlerFunc) echo.HandlerFunc {
 		return next
 	}
 	return func(echo.Context) error {
-		return apperr.New(apperr.Unavailable, "media uploads and video jobs are off on this deployment (ffmpeg is not available)")
+		return apperr.New(apperr.Unavailable, "media uploads and video jobs are off on this deployment (ffmpeg is not available)").
+			WithDetail("reason", "video_off")
 	}
 }
 

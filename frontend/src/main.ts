@@ -6,25 +6,24 @@ import type { Session } from "./api/types";
 import { announce, byId, h, replace } from "./dom";
 import { accountPage } from "./pages/account";
 import { keysPage } from "./pages/keys";
+import { mediaPage } from "./pages/media";
 import { projectsPage } from "./pages/projects";
 import { RunPage } from "./pages/runqa";
 import { signInForm } from "./pages/signin";
 import { templatesPage } from "./pages/templates";
 import { webhookPage } from "./pages/webhook";
 
-type Route = "run" | "projects" | "templates" | "keys" | "webhook" | "account";
+type Route = "run" | "projects" | "media" | "templates" | "keys" | "webhook" | "account";
 
 const ROUTES: { id: Route; label: string; title: string }[] = [
   { id: "run", label: "Run QA", title: "Run QA" },
   { id: "projects", label: "Projects", title: "Projects" },
+  { id: "media", label: "Media & Jobs", title: "Media & Jobs" },
   { id: "templates", label: "Export templates", title: "Export templates" },
   { id: "keys", label: "API keys", title: "API keys" },
   { id: "webhook", label: "Webhook", title: "Webhook" },
   { id: "account", label: "Account", title: "Account" },
 ];
-
-/** Pages that slot into the nav later; shown greyed, not focusable. */
-const LATER = ["Jobs"];
 
 class App {
   private client = new Client();
@@ -91,7 +90,6 @@ class App {
         "ul",
         null,
         ...ROUTES.map((r) => h("li", null, h("a", { id: `nav-${r.id}`, href: `#/${r.id}`, "aria-current": r.id === current ? "page" : null }, r.label))),
-        ...LATER.map((l) => h("li", { class: "later" }, h("span", { "aria-disabled": "true", title: "Coming in a later release" }, l, h("span", { class: "soon" }, " · soon")))),
       ),
     );
   }
@@ -108,6 +106,7 @@ class App {
     let page: HTMLElement;
     if (r === "keys") page = keysPage(this.client);
     else if (r === "projects") page = projectsPage(this.client, this.routeParam());
+    else if (r === "media") page = mediaPage(this.client, this.routeParam());
     else if (r === "templates") page = templatesPage(this.client, this.routeParam());
     else if (r === "webhook") page = webhookPage(this.client);
     else if (r === "account") page = accountPage(this.client);

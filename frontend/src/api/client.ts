@@ -65,17 +65,22 @@ async function toError(res: Response): Promise<ApiError> {
   } catch {
     // Not JSON: fall through to a generic message below.
   }
+  return errorOf(res.status, body);
+}
+
+/** errorOf turns a failed answer's status and parsed body into an ApiError: the envelope's message, or a generic one. */
+export function errorOf(status: number, body: unknown): ApiError {
   if (isEnvelope(body)) {
-    return new ApiError(body.error.message, body.error.code, res.status, body.error.details ?? {});
+    return new ApiError(body.error.message, body.error.code, status, body.error.details ?? {});
   }
   return new ApiError(
     "The service answered with an unexpected response. Try again; if it persists, check the server log.",
     "unexpected_response",
-    res.status,
+    status,
   );
 }
 
-interface CallOptions {
+export interface CallOptions {
   method?: "GET" | "POST" | "PUT" | "DELETE";
   json?: unknown;
   form?: FormData;
@@ -130,7 +135,8 @@ export class Client {
   /** onSessionLost runs when a v1 call answers 401 (the session expired or was revoked). */
   onSessionLost: () => void = () => {};
 
-  private v1<T>(path: string, opts: CallOptions = {}): Promise<T> {
+  /** v1 calls a /api/v1 route with the session; pages with API modules of their own (media_api.ts) use it too. */
+  v1<T>(path: string, opts: CallOptions = {}): Promise<T> {
     return call<T>(`/api/v1${path}`, { ...opts, on401: () => this.onSessionLost() });
   }
 

@@ -1,0 +1,580 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/server"
+)
+
+// mediaSRT is a timeline inside the 6 s test clip.
+const mediaSRT = `1
+00:00:00,500 --> 00:00:02,000
+Welcome back to the harbour show.
+
+2
+00:00:02,500 --> 00:00:04,000
+Tonight: the tide tables.
+
+3
+00:00:04,500 --> 00:00:05,800
+The ferry leaves at six.
+`
+
+// testClip makes a 6 s 640x360 H.264/AAC MP4 (testsrc2 and a sine tone)
+// with ffmpeg, its index at the front.
+func testClip(t *testing.T, name string) string {
+	t.Helper()
+	ffmpeg, err := exec.LookPath("ffmpeg")
+	if err != nil {
+		t.Fatal("ffmpeg is not installed; the media tests need it (apt-get install ffmpeg)")
+	}
+	out := filepath.Join(t.TempDir(), name)
+	cmd := exec.Command(ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
+		"-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=6",
+		"-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=6",
+		"-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+		"-c:a", "aac", "-ac", "2", "-b:a", "96k", "-shortest", "-movflags", "+faststart", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("ffmpeg: %v\n%s", err, b)
+	}
+	return out
+}
+
+// paddedClip is the test clip followed by a top-level MP4 "free" box, so
+// the file is size bytes (more than one signed PUT takes: a multipart
+// upload) and still reads as the same 6 s video.
+func paddedClip(t *testing.T, size int) string {
+	t.Helper()
+	src, err := os.ReadFile(testClip(t, "base.mp4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := size - len(src)
+	if pad < 16 {
+		t.Fatalf("clip of %d bytes is larger than %d", len(src), size)
+	}
+	buf := make([]byte, size)
+	copy(buf, src)
+	binary.BigEndian.PutUint32(buf[len(src):], uint32(pad))
+	copy(buf[len(src)+4:], "free")
+	out := filepath.Join(t.TempDir(), "harbour long.mp4")
+	if err := os.WriteFile(out, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// mediaProject creates a project with mediaSRT as its timeline and returns its id.
+func mediaProject(t *testing.T, e *env, name string) string {
+	t.Helper()
+	ct, body := multipartForm(t, name+".srt", []byte(mediaSRT), map[string]string{"name": name})
+	status, raw := e.api(t, "POST", "/api/v1/projects", ct, body, "")
+	var p struct {
+		ID string `json:"id"`
+	}
+	if status != 201 || json.Unmarshal(raw, &p) != nil || p.ID == "" {
+		t.Fatalf("create project: %d %s", status, raw)
+	}
+	return p.ID
+}
+
+// newMediaEnv is newEnv with the server running as `captionqa serve` runs
+// it (Server.Run on a loopback port), so its job queue works the video
+// jobs with the real ffmpeg.
+func newMediaEnv(t *testing.T) *env {
+	t.Helper()
+	cfg := server.DefaultConfig()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.DataDir = t.TempDir()
+	cfg.OwnerEmail = ownerEmail
+	cfg.UI = os.DirFS(distDir)
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.JobPollInterval = 100 * time.Millisecond
+	srv := server.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := srv.Open(ctx); err != nil {
+		cancel()
+		t.Fatalf("open server: %v", err)
+	}
+	if _, err := srv.Accounts().SetPassword(ctx, ownerEmail, ownerPassword); err != nil {
+		cancel()
+		_ = srv.Close()
+		t.Fatalf("set password: %v", err)
+	}
+	if err := srv.Listen(); err != nil {
+		cancel()
+		_ = srv.Close()
+		t.Fatalf("listen: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("server run: %v", err)
+		}
+	})
+	return &env{srv: srv, ts: &httptest.Server{URL: srv.URL()}, secret: srv.Owner().Secret}
+}
+
+// waitLong is waitJS with a longer limit, for uploads and jobs.
+func (b *tab) waitLong(what, expr string, limit time.Duration, explain string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, limit+5*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(limit))); err != nil {
+		state := ""
+		if explain != "" {
+			state = "\npage: " + eval[string](b, explain)
+		}
+		b.t.Fatalf("waiting for %s (%s): %v%s", what, expr, err, state)
+	}
+}
+
+// network sets the tab's emulated network conditions for every request.
+func (b *tab) network(c network.Conditions) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		b.t.Fatalf("network enable: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+		MatchedNetworkConditions: []*network.Conditions{&c}}); err != nil {
+		b.t.Fatalf("network conditions: %v", err)
+	}
+}
+
+// textN is the text of sel with no-break spaces (between numbers and
+// their units) made plain.
+func (b *tab) textN(sel string) string {
+	b.t.Helper()
+	return strings.ReplaceAll(b.text(sel), "\u00a0", " ")
+}
+
+// jobRow is the selector of the newest job row of a mode.
+func jobRow(mode string) string {
+	return fmt.Sprintf(`#jobs-body tr[data-mode="%s"]`, mode)
+}
+
+const uploadState = `(document.getElementById("upload-panel")||{}).innerText || (document.getElementById("upload-error")||{}).innerText || ""`
+const jobsState = `(document.getElementById("jobs-card")||{}).innerText || ""`
+
+func TestMediaUploadRenderJobs(t *testing.T) {
+	clip := testClip(t, "harbour show.mp4")
+	e := newMediaEnv(t)
+	pid := mediaProject(t, e, "Harbour show")
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+
+	// The nav has Media & Jobs as a page; nothing is "soon" any more.
+	if n := eval[int](b, `document.querySelectorAll("#nav .later, #nav .soon").length`); n != 0 {
+		t.Errorf("the nav still has %d items coming later", n)
+	}
+	if got := b.textN("#nav"); strings.Contains(got, "soon") {
+		t.Errorf("nav = %q", got)
+	}
+	if got := b.textN("#nav-media"); got != "Media & Jobs" {
+		t.Errorf("nav item = %q", got)
+	}
+	b.run("media page", chromedp.Click(chromedp.CSS("#nav-media")), chromedp.WaitVisible(chromedp.CSS("#upload-card")))
+	// The test counts requests through resource timing: room for all of them.
+	eval[bool](b, `(performance.setResourceTimingBufferSize(100000), true)`)
+	if got := b.textN("#page-title"); got != "Media & Jobs" {
+		t.Errorf("page title = %q", got)
+	}
+	if got := eval[string](b, `document.getElementById("nav-media").getAttribute("aria-current")`); got != "page" {
+		t.Errorf("nav-media aria-current = %q", got)
+	}
+	// The only project is chosen, and named in the address.
+	if got := eval[string](b, `document.getElementById("media-project").value`); got != pid {
+		t.Errorf("project = %q, want %q", got, pid)
+	}
+	b.waitJS("address", fmt.Sprintf(`location.hash === "#/media/%s"`, pid))
+	if got := eval[string](b, `[...document.getElementById("media-project").labels].map(l => l.textContent).join()`); got != "Project" {
+		t.Errorf("project label = %q", got)
+	}
+	b.waitLong("empty lists", `!document.getElementById("media-empty").hidden && !document.getElementById("jobs-empty").hidden`, 10*time.Second, jobsState)
+	if got := b.textN("#media-empty"); !strings.Contains(got, "Upload a video") {
+		t.Errorf("media empty state = %q", got)
+	}
+	if got := b.textN("#jobs-empty"); !strings.Contains(got, "Start a render") {
+		t.Errorf("jobs empty state = %q", got)
+	}
+	// Without media, mux and burn-in have nothing to pick.
+	if !eval[bool](b, `document.getElementById("render-media").disabled`) {
+		t.Error("the video picker is enabled with no media")
+	}
+	b.shots("50-media-empty")
+
+	// Upload the clip through the file input: progress, then the probe.
+	b.run("choose clip", chromedp.SetUploadFiles(chromedp.CSS("#media-file"), []string{clip}))
+	b.waitLong("upload done", `(document.getElementById("upload-panel")||{}).dataset.phase === "done" || (document.getElementById("upload-panel")||{}).dataset.phase === "stopped"`, 30*time.Second, uploadState)
+	if ph := eval[string](b, `document.getElementById("upload-panel").dataset.phase`); ph != "done" {
+		t.Fatalf("upload phase %q: %s", ph, eval[string](b, uploadState))
+	}
+	if got := b.textN("#upload-percent"); got != "100%" {
+		t.Errorf("upload percent = %q", got)
+	}
+	if got := b.textN("#upload-state"); !strings.Contains(got, "Uploaded") || !strings.Contains(got, "H.264 640×360 30 fps") {
+		t.Errorf("upload state = %q", got)
+	}
+	b.waitLong("media row", `document.querySelectorAll("#media-body tr[data-status=completed]").length === 1`, 10*time.Second, `document.getElementById("media-card").innerText`)
+	row := b.textN("#media-body tr[data-status=completed]")
+	for _, want := range []string{"harbour show.mp4", "Ready", "0:06", "H.264 640×360 30 fps", "AAC stereo", "expires in"} {
+		if !strings.Contains(row, want) {
+			t.Errorf("media row lacks %q: %q", want, row)
+		}
+	}
+	if eval[bool](b, `!document.getElementById("media-empty").hidden`) {
+		t.Error("the empty state still shows")
+	}
+	if eval[string](b, `sessionStorage.getItem("captionqa.mediaUploads") || ""`) != "" {
+		t.Error("a completed upload is still remembered as pending")
+	}
+	// The render form picked the new media.
+	key := eval[string](b, `document.querySelector("#media-body tr").dataset.objectKey`)
+	if got := eval[string](b, `document.getElementById("render-media").value`); got == "" || got != key {
+		t.Errorf("render media = %q, want %q", got, key)
+	}
+	b.shots("51-media-uploaded")
+
+	// The form: mux shows container and codec; mp4 means mov_text, mkv offers three.
+	b.run("mux", chromedp.Click(chromedp.CSS("#render-mode-mux_soft")))
+	if !eval[bool](b, `document.getElementById("render-delivery-field").hidden && !document.getElementById("render-mux-fields").hidden && !document.getElementById("render-media-field").hidden`) {
+		t.Error("mux: delivery should be hidden, container/codec and media shown")
+	}
+	if got := eval[string](b, `[...document.getElementById("render-codec").options].map(o => o.value).join()`); got != "mov_text" {
+		t.Errorf("mp4 codecs = %q", got)
+	}
+	eval[bool](b, `(() => { const s = document.getElementById("render-container"); s.value = "mkv"; s.dispatchEvent(new Event("change")); return true; })()`)
+	if got := eval[string](b, `[...document.getElementById("render-codec").options].map(o => o.value).join()`); got != "srt,webvtt,ass" {
+		t.Errorf("mkv codecs = %q", got)
+	}
+	eval[bool](b, `(() => { const s = document.getElementById("render-container"); s.value = "mp4"; s.dispatchEvent(new Event("change")); return true; })()`)
+	if n := eval[int](b, `document.querySelectorAll("#render-preset option").length`); n != 11 {
+		t.Errorf("presets = %d, want 11", n)
+	}
+
+	// A mux_soft render: progress to succeeded, then Play.
+	b.run("start mux", chromedp.Click(chromedp.CSS("#render-start")))
+	b.waitLong("mux row", `!!document.querySelector('`+jobRow("mux_soft")+`')`, 10*time.Second, jobsState+` + " | " + document.getElementById("render-card").innerText`)
+	b.waitLong("mux succeeded", `(document.querySelector('`+jobRow("mux_soft")+`')||{dataset:{}}).dataset.status === "succeeded" || ["failed","canceled"].includes((document.querySelector('`+jobRow("mux_soft")+`')||{dataset:{}}).dataset.status)`, 90*time.Second, jobsState)
+	if st := eval[string](b, `document.querySelector('`+jobRow("mux_soft")+`').dataset.status`); st != "succeeded" {
+		t.Fatalf("mux job %s: %s", st, eval[string](b, jobsState))
+	}
+	if got := eval[string](b, `document.querySelector('`+jobRow("mux_soft")+` .job-progress').dataset.progress`); got != "100" {
+		t.Errorf("progress of a succeeded job = %q", got)
+	}
+	if got := b.textN(jobRow("mux_soft") + " .job-status"); !strings.Contains(got, "Succeeded") {
+		t.Errorf("status = %q", got)
+	}
+	b.run("play", chromedp.Click(chromedp.CSS(jobRow("mux_soft")+" .job-play")), chromedp.WaitVisible(chromedp.CSS("#job-video")))
+	b.waitLong("video metadata", `(() => { const v = document.getElementById("job-video"); return v && v.readyState >= 1 && v.duration > 0; })()`, 20*time.Second,
+		`(() => { const v = document.getElementById("job-video"); return v ? "readyState " + v.readyState + " error " + (v.error && v.error.message) + " src " + v.src : "no video"; })()`)
+	if d := eval[float64](b, `document.getElementById("job-video").duration`); d < 5 || d > 7 {
+		t.Errorf("video duration = %v, want about 6", d)
+	}
+	if !strings.Contains(eval[string](b, `document.getElementById("job-video").src`), "/api/artifacts/") {
+		t.Error("the player's source is not the signed artifact link")
+	}
+	if id := b.activeID(); id != "job-preview-h" {
+		t.Errorf("focus after Play = %q", id)
+	}
+	b.shots("52-media-play")
+
+	// Download the muxed file through its signed link: an MP4 with a subtitle track's timed text.
+	dl := t.TempDir()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
+		t.Fatalf("set download behaviour: %v", err)
+	}
+	cancel()
+	name := eval[string](b, `document.querySelector('`+jobRow("mux_soft")+` .job-download').dataset.filename`)
+	b.run("download", chromedp.Click(chromedp.CSS(jobRow("mux_soft")+" .job-download")))
+	if p, err := waitFile(dl, name, 15*time.Second); err != nil {
+		t.Error(err)
+	} else if got, _ := os.ReadFile(p); len(got) < 12 || string(got[4:8]) != "ftyp" {
+		t.Errorf("%s is not an MP4 (%d bytes)", name, len(got))
+	}
+	b.run("close player", chromedp.Click(chromedp.CSS("#job-preview-close")))
+	if id := b.activeID(); !strings.Contains(id, "job-play") {
+		t.Errorf("focus after closing the player = %q", id)
+	}
+
+	// An inline sidecar: its text in the page, with Copy.
+	b.run("sidecar", chromedp.Click(chromedp.CSS("#render-mode-sidecar")))
+	if !eval[bool](b, `!document.getElementById("render-delivery-field").hidden && document.getElementById("render-media-field").hidden`) {
+		t.Error("sidecar: delivery should show and media hide")
+	}
+	eval[bool](b, `(() => { const s = document.getElementById("render-delivery"); s.value = "inline"; s.dispatchEvent(new Event("change")); return true; })()`)
+	// From the keyboard: Enter on Start render; the focus stays there.
+	b.run("focus start", chromedp.Focus(chromedp.CSS("#render-start")))
+	b.press(kb.Enter)
+	b.waitLong("sidecar row", `!!document.querySelector('`+jobRow("sidecar")+`')`, 10*time.Second, jobsState)
+	if id := b.activeID(); id != "render-start" {
+		t.Errorf("focus after starting a render = %q", id)
+	}
+	b.waitLong("sidecar done", `["succeeded","failed","canceled"].includes((document.querySelector('`+jobRow("sidecar")+`')||{dataset:{}}).dataset.status)`, 60*time.Second, jobsState)
+	if st := eval[string](b, `document.querySelector('`+jobRow("sidecar")+`').dataset.status`); st != "succeeded" {
+		t.Fatalf("sidecar job %s: %s", st, eval[string](b, jobsState))
+	}
+	b.run("show output", chromedp.Click(chromedp.CSS(jobRow("sidecar")+" .job-show")), chromedp.WaitVisible(chromedp.CSS("#job-output")))
+	if got := b.textN("#job-output"); !strings.Contains(got, "Welcome back to the harbour show.") {
+		t.Errorf("inline output = %q", got)
+	}
+	b.run("copy", chromedp.Click(chromedp.CSS("#job-output-copy")))
+	b.waitJS("copied", `document.getElementById("job-output-status").textContent !== ""`)
+
+	// A burn-in, canceled (or finished first: the button is what is tested).
+	b.run("burn-in", chromedp.Click(chromedp.CSS("#render-mode-burn_in")))
+	if !eval[bool](b, `document.getElementById("render-delivery-field").hidden && document.getElementById("render-mux-fields").hidden`) {
+		t.Error("burn-in: delivery and mux fields should hide")
+	}
+	b.run("start burn-in", chromedp.Click(chromedp.CSS("#render-start")))
+	b.waitLong("burn-in row", `!!document.querySelector('`+jobRow("burn_in")+`')`, 10*time.Second, jobsState)
+	st := eval[string](b, `document.querySelector('`+jobRow("burn_in")+`').dataset.status`)
+	if st == "queued" || st == "running" {
+		// Clicked in the page: the button goes the moment the job ends, which may be now.
+		name := eval[string](b, `(() => { const c = document.querySelector('`+jobRow("burn_in")+` .job-cancel'); if (!c) return ""; c.click(); return c.getAttribute("aria-label"); })()`)
+		if name == "" {
+			t.Log("the burn-in ended before Cancel was clicked")
+		} else if !strings.HasPrefix(name, "Cancel the burn-in render") {
+			t.Errorf("cancel button's name = %q", name)
+		}
+	}
+	b.waitLong("burn-in ended", `["canceled","succeeded"].includes(document.querySelector('`+jobRow("burn_in")+`').dataset.status)`, 30*time.Second, jobsState)
+	st = eval[string](b, `document.querySelector('`+jobRow("burn_in")+`').dataset.status`)
+	t.Logf("burn-in ended %s", st)
+	if st == "canceled" && !strings.Contains(b.textN(jobRow("burn_in")+" .job-status"), "Canceled") {
+		t.Errorf("status cell = %q", b.textN(jobRow("burn_in")+" .job-status"))
+	}
+	if n := eval[int](b, `document.querySelectorAll("#jobs-body .job-cancel").length`); n != 0 {
+		t.Errorf("%d Cancel buttons left with no job active", n)
+	}
+	// Polling stops once nothing is active: no job request in the next 2.5 s.
+	before := eval[int](b, `performance.getEntriesByType("resource").filter(r => r.name.includes("/api/v1/jobs/")).length`)
+	time.Sleep(2500 * time.Millisecond)
+	if after := eval[int](b, `performance.getEntriesByType("resource").filter(r => r.name.includes("/api/v1/jobs/")).length`); after != before {
+		t.Errorf("the page kept asking for jobs with none active: %d more requests", after-before)
+	}
+	b.shots("53-media-jobs")
+
+	// At 800 px the page does not scroll sideways.
+	b.run("800 wide", chromedp.EmulateViewport(800, 900), chromedp.Sleep(150*time.Millisecond))
+	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 800 {
+		t.Errorf("the page is %d px wide at 800", w)
+	}
+	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+
+	// The jobs are the API's: three, newest first.
+	var jobs struct {
+		Jobs []struct {
+			JobID, Mode, Status string
+		} `json:"jobs"`
+	}
+	if s := e.apiJSON(t, "GET", "/api/v1/jobs?projectId="+pid, "", &jobs); s != 200 || len(jobs.Jobs) != 3 || jobs.Jobs[0].Mode != "burn_in" {
+		t.Errorf("GET /jobs: %d %+v", s, jobs.Jobs)
+	}
+	// Reloading shows the same lists.
+	b.run("reload", chromedp.Reload())
+	b.waitLong("lists again", `document.querySelectorAll("#jobs-body tr").length === 3 && document.querySelectorAll("#media-body tr").length === 1`, 15*time.Second, jobsState)
+}
+
+// TestMediaResume: an upload begun elsewhere in this tab (two parts of
+// five on the server, the session remembered in sessionStorage) resumes
+// when the same file is chosen after a reload: only parts 3 to 5 go out,
+// three at a time, then it completes.
+func TestMediaResume(t *testing.T) {
+	const size = 70 << 20 // 16 MiB parts: five
+	clip := paddedClip(t, size)
+	e := newEnv(t, false)
+	pid := mediaProject(t, e, "Harbour long")
+
+	var s struct {
+		UploadID  string `json:"uploadId"`
+		ObjectKey string `json:"objectKey"`
+		Multipart bool   `json:"multipart"`
+		PartSize  int64  `json:"partSize"`
+		Parts     []struct {
+			PartNumber int    `json:"partNumber"`
+			URL        string `json:"url"`
+			Bytes      int64  `json:"bytes"`
+		} `json:"parts"`
+	}
+	body := fmt.Sprintf(`{"projectId":%q,"filename":"harbour long.mp4","contentType":"video/mp4","bytes":%d}`, pid, size)
+	if st := e.apiJSON(t, "POST", "/api/v1/media/upload", body, &s); st != 200 {
+		t.Fatalf("POST /media/upload: %d", st)
+	}
+	if !s.Multipart || len(s.Parts) != 5 {
+		t.Fatalf("session: multipart %v, %d parts (want 5)", s.Multipart, len(s.Parts))
+	}
+	data, err := os.ReadFile(clip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range s.Parts[:2] {
+		off := int64(p.PartNumber-1) * s.PartSize
+		u := p.URL
+		if strings.HasPrefix(u, "/") {
+			u = e.ts.URL + u
+		}
+		req, _ := http.NewRequest("PUT", u, bytes.NewReader(data[off:off+p.Bytes]))
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		msg, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("PUT part %d: %d %s", p.PartNumber, res.StatusCode, msg)
+		}
+	}
+
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.open("/#/media/" + pid)
+	b.run("page", chromedp.WaitVisible(chromedp.CSS("#upload-card")))
+	// As the page itself keeps it when an upload is interrupted.
+	pending, _ := json.Marshal([]map[string]any{{
+		"uploadId": s.UploadID, "projectId": pid, "objectKey": s.ObjectKey, "filename": "harbour long.mp4",
+		"bytes": size, "lastModified": 0, "multipart": true, "savedAt": time.Now().UnixMilli(),
+	}})
+	eval[bool](b, fmt.Sprintf(`(sessionStorage.setItem("captionqa.mediaUploads", %q), true)`, pending))
+	b.run("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#upload-pending")))
+	eval[bool](b, `(performance.setResourceTimingBufferSize(100000), true)`)
+	if got := b.textN("#upload-pending"); !strings.Contains(got, "harbour long.mp4") || !strings.Contains(got, "did not finish") {
+		t.Errorf("pending notice = %q", got)
+	}
+	b.shots("54-media-resume-offered")
+
+	// A slow line (3 MB/s up), so the upload can be watched, paused and cut.
+	b.network(network.Conditions{UploadThroughput: 3e6, DownloadThroughput: -1})
+	b.run("choose the same file", chromedp.SetUploadFiles(chromedp.CSS("#media-file"), []string{clip}))
+	const phase = `(document.getElementById("upload-panel")||{dataset:{}}).dataset.phase`
+	b.waitLong("uploading with a rate", phase+` === "uploading" && document.getElementById("upload-stats").textContent.includes("MB/s")`, 20*time.Second, uploadState)
+	if got := b.textN("#upload-state"); !strings.Contains(got, "Resuming") {
+		t.Errorf("state while resuming = %q", got)
+	}
+	if got := b.textN("#upload-stats"); !strings.Contains(got, "of 73.4 MB") || !strings.Contains(got, "of 5 parts") {
+		t.Errorf("stats = %q", got)
+	}
+	b.shots("55-media-uploading")
+
+	// Pause keeps what arrived; Resume goes on.
+	b.run("pause", chromedp.Click(chromedp.CSS("#upload-pause")))
+	b.waitJS("paused", phase+` === "paused"`)
+	if id := b.activeID(); id != "upload-resume" {
+		t.Errorf("focus after Pause = %q", id)
+	}
+	b.run("resume", chromedp.Click(chromedp.CSS("#upload-resume")))
+	b.waitJS("uploading again", phase+` === "uploading"`)
+
+	// The line drops: the parts in flight are retried after a pause, and go through once it is back.
+	b.network(network.Conditions{Offline: true, UploadThroughput: -1, DownloadThroughput: -1})
+	b.waitLong("retrying", `document.getElementById("upload-state").textContent.includes("trying again")`, 20*time.Second, uploadState)
+	b.network(network.Conditions{UploadThroughput: -1, DownloadThroughput: -1})
+	b.waitLong("resumed upload done", `["done","stopped"].includes(`+phase+`)`, 60*time.Second, uploadState)
+	if ph := eval[string](b, phase); ph != "done" {
+		t.Fatalf("upload phase %q: %s", ph, eval[string](b, uploadState))
+	}
+	b.network(network.Conditions{UploadThroughput: -1, DownloadThroughput: -1})
+	// Parts 1 and 2 were on the server: the page sent only the others (some more than once).
+	sent := eval[[]string](b, `performance.getEntriesByType("resource").filter(r => r.name.includes("/api/uploads/")).map(r => new URL(r.name).pathname.split("/").pop())`)
+	slices.Sort(sent)
+	t.Logf("parts PUT by the page: %v", sent)
+	if got := strings.Join(slices.Compact(slices.Clone(sent)), ","); got != "3,4,5" {
+		t.Errorf("parts sent by the page = %v, want 3, 4 and 5 only", sent)
+	}
+	if got := b.textN("#upload-stats"); !strings.Contains(got, "5 of 5 parts") {
+		t.Errorf("stats = %q", got)
+	}
+	b.waitLong("media row", `document.querySelectorAll("#media-body tr[data-status=completed]").length === 1`, 10*time.Second, `document.getElementById("media-card").innerText`)
+	if got := b.textN("#media-body tr"); !strings.Contains(got, "harbour long.mp4") || !strings.Contains(got, "73.4 MB") || !strings.Contains(got, "H.264 640×360") {
+		t.Errorf("media row = %q", got)
+	}
+	if eval[bool](b, `!document.getElementById("upload-pending").hidden`) {
+		t.Error("the resume notice stays after the upload completed")
+	}
+	b.shots("55-media-resumed")
+}
+
+// TestMediaNeedsPro: a Free+ account has neither video add-on; the page says so.
+func TestMediaNeedsPro(t *testing.T) {
+	e := newEnv(t, false)
+	tier := account.TierFreePlus
+	if _, err := e.srv.Accounts().UpdateAccount(context.Background(), ownerEmail, account.AccountUpdate{Tier: &tier}); err != nil {
+		t.Fatal(err)
+	}
+	mediaProject(t, e, "Harbour show")
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.open("/#/media")
+	b.run("gate", chromedp.WaitVisible(chromedp.CSS("#media-pro")))
+	if got := b.textN("#media-pro"); !strings.Contains(got, "Pro") || !strings.Contains(got, "caption_render") || strings.Contains(got, "403") {
+		t.Errorf("Pro explanation = %q", got)
+	}
+	if n := eval[int](b, `document.querySelectorAll("#media-file, #render-form, #media-error:not([hidden])").length`); n != 0 {
+		t.Error("the page offers uploads, renders or an error without Pro")
+	}
+	b.shots("56-media-needs-pro")
+}
+
+// TestMediaVideoOff: a server started with --video off answers the media
+// and job routes 503; the page says video is off instead of an error.
+func TestMediaVideoOff(t *testing.T) {
+	cfg := server.DefaultConfig()
+	cfg.DataDir = t.TempDir()
+	cfg.OwnerEmail = ownerEmail
+	cfg.UI = os.DirFS(distDir)
+	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	cfg.VideoOff = true
+	srv := server.New(cfg)
+	ctx := context.Background()
+	if err := srv.Open(ctx); err != nil {
+		t.Fatalf("open server: %v", err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	if _, err := srv.Accounts().SetPassword(ctx, ownerEmail, ownerPassword); err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	mediaProject(t, &env{srv: srv, ts: ts, secret: srv.Owner().Secret}, "Harbour show")
+	b := newBrowser(t, ts.URL)
+	b.signIn()
+	b.open("/#/media")
+	b.run("off", chromedp.WaitVisible(chromedp.CSS("#media-off")))
+	if got := b.textN("#media-off-h"); got != "Video is off on this server" {
+		t.Errorf("heading = %q", got)
+	}
+	if n := eval[int](b, `document.querySelectorAll("#media-file, #render-form, #media-error:not([hidden]), #jobs-error:not([hidden])").length`); n != 0 {
+		t.Error("the page offers uploads or renders, or shows an error, with video off")
+	}
+	if !eval[bool](b, `document.getElementById("media-project-card").hidden`) {
+		t.Error("the project chooser shows with video off")
+	}
+	b.shots("57-media-video-off")
+}
