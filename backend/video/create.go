@@ -39,8 +39,8 @@ type RenderInput struct {
 //   - [apperr.NotFound] for an unknown project or media (details.field);
 //   - [apperr.Conflict] with details.reason "project_empty" (no timeline
 //     yet), "upload_pending" or "media_expired" (the media);
-//   - [apperr.ProcessingFailed] (details.reason "no_video_stream") for a
-//     burn-in of media without video;
+//   - [apperr.ProcessingFailed] (details.reason "no_video_stream") for
+//     media without video;
 //   - [apperr.RateLimited] past the export-operation burst limit;
 //   - [apperr.QuotaExceeded] when the daily pool is full.
 func (s *Service) Render(ctx context.Context, who project.Account, in RenderInput) (*Job, error) {
@@ -110,8 +110,8 @@ func (s *Service) attachMedia(ctx context.Context, j *Job, key string) error {
 		return apperr.New(apperr.BadRequest, "the media %q was uploaded to another project", key).
 			WithDetail("field", "mediaObjectKey").WithDetail("reason", "other_project")
 	}
-	if j.Mode == ModeBurnIn && (m.Probe == nil || m.Probe.Video() == nil) {
-		return apperr.New(apperr.ProcessingFailed, "the media has no video stream to burn captions into").
+	if m.Probe == nil || m.Probe.Video() == nil {
+		return apperr.New(apperr.ProcessingFailed, "the media has no video stream to put captions on; a sidecar needs no media").
 			WithDetail("reason", ErrCodeNoVideo)
 	}
 	j.MediaKey, j.MediaSeconds = key, m.Probe.DurationSeconds

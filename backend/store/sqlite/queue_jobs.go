@@ -143,7 +143,7 @@ func addSweeper(ws *Workers, o *SweepOptions, now func() time.Time, log *slog.Lo
 	return river.NewPeriodicJob(river.PeriodicInterval(opts.Every),
 		func() (river.JobArgs, *river.InsertOpts) {
 			// One sweep pending at a time, however many processes enqueue.
-			return sweepOrphanBlobs{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: opts.Every}}
+			return sweepOrphanBlobs{}, &river.InsertOpts{UniqueOpts: onePending()}
 		},
 		&river.PeriodicJobOpts{ID: sweepOrphanBlobsKind, RunOnStart: true}), nil
 }

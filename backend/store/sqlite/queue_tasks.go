@@ -6,9 +6,21 @@ import (
 	"time"
 
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
 )
 
 const taskKind = "captionqa.task"
+
+// onePending makes a periodic job unique while it waits or runs, across
+// processes, and only then: a finished run (completed) does not block the
+// next, so the run at each start happens even when the previous start's
+// run completed a moment ago (River's default unique states include
+// completed, which, with a period, skipped the start-up run of a quick
+// restart: a sweep the crash needed).
+func onePending() river.UniqueOpts {
+	return river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{rivertype.JobStateAvailable,
+		rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateRunning, rivertype.JobStateScheduled}}
+}
 
 // taskArgs names the [Task] a periodic job runs: one job kind for every
 // task, since what a task does is a function of this process.
@@ -54,7 +66,7 @@ func addTasks(ws *Workers, tasks []Task) ([]*river.PeriodicJob, error) {
 		args, every := taskArgs{Name: t.Name}, t.Every
 		jobs = append(jobs, river.NewPeriodicJob(river.PeriodicInterval(every),
 			func() (river.JobArgs, *river.InsertOpts) {
-				return args, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: every}}
+				return args, &river.InsertOpts{UniqueOpts: onePending()}
 			},
 			&river.PeriodicJobOpts{ID: taskKind + ":" + t.Name, RunOnStart: true}))
 	}

@@ -271,7 +271,7 @@ func addDeliveryPruner(ws *Workers, db *DB, keep time.Duration, now func() time.
 	}
 	return river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 		func() (river.JobArgs, *river.InsertOpts) {
-			return pruneDeliveries{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: time.Hour}}
+			return pruneDeliveries{}, &river.InsertOpts{UniqueOpts: onePending()}
 		},
 		&river.PeriodicJobOpts{ID: pruneDeliveriesKind, RunOnStart: true}), nil
 }
@@ -308,7 +308,7 @@ func addDeliveryRescuer(ws *Workers, q *Queue, after time.Duration, now func() t
 	every := max(after/2, time.Second)
 	return river.NewPeriodicJob(river.PeriodicInterval(every),
 		func() (river.JobArgs, *river.InsertOpts) {
-			return rescueDeliveries{}, &river.InsertOpts{UniqueOpts: river.UniqueOpts{ByArgs: true, ByPeriod: every}}
+			return rescueDeliveries{}, &river.InsertOpts{UniqueOpts: onePending()}
 		},
 		&river.PeriodicJobOpts{ID: rescueDeliveriesKind, RunOnStart: true}), nil
 }
