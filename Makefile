@@ -18,7 +18,7 @@ DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg
 
 .PHONY: all deps deps-debian deps-go deps-npm ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
@@ -100,7 +100,7 @@ fmt-check:
 # backend/internal/scaling), the headless build without cgo, the desktop window's smoke test under Xvfb,
 # and one pass of every benchmark so they stay runnable.
 test: ui fmt-check vet
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 15m ./...
 	$(GO) test -count=1 -run Linear ./backend/...
 	CGO_ENABLED=0 $(GO) build -o /dev/null .
 	build/desktop-smoke.sh

@@ -20,16 +20,17 @@ func (slowJob) Kind() string { return "test_slow" }
 
 // TestRunLifecycle serves a real listener and a real queue, and stops on
 // ctx: a running job that finishes within the bound completes; one that
-// does not is canceled, and the shutdown returns about at the bound.
+// does not is canceled and handed back (the expected end of a shutdown
+// during a long render, not an error), and the shutdown returns about at
+// the bound.
 func TestRunLifecycle(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		hold     bool
-		wantErr  bool
 		canceled bool
 	}{
-		{"job finishes within the bound", false, false, false},
-		{"job outlives the bound", true, true, true},
+		{"job finishes within the bound", false, false},
+		{"job outlives the bound", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := testkit.MustOpenDB(t)
@@ -93,8 +94,8 @@ func TestRunLifecycle(t *testing.T) {
 			}
 			select {
 			case err := <-done:
-				if (err != nil) != tc.wantErr {
-					t.Errorf("runLifecycle: %v, want error %v", err, tc.wantErr)
+				if err != nil {
+					t.Errorf("runLifecycle: %v, want nil", err)
 				}
 			case <-time.After(20 * time.Second):
 				t.Fatal("runLifecycle did not return")

@@ -14,8 +14,10 @@ import (
 	"github.com/captionqa/captionqa/backend/video"
 )
 
-// probeTimeout bounds each ffprobe call: a sane file takes 0.1–0.3 s.
-const probeTimeout = 15 * time.Second
+// probeTimeout bounds each ffprobe call: a sane file takes 0.1–0.3 s, but
+// a machine busy with renders (and tests under -race) was seen to need
+// over 15 s; a file that takes this long is pathological anyway.
+const probeTimeout = 45 * time.Second
 
 // Probe describes the media at key (ffprobe's format and streams, and
 // whether the video carries closed captions).
