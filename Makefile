@@ -7,11 +7,12 @@ GO ?= go
 BIN := build/bin/captionqa
 
 # Debian packages the build, the tests and the app need: ffmpeg (video
-# jobs; libass and libx264 with it) and a font for burned-in captions;
+# jobs; libass and libx264 with it), a font for burned-in captions and
+# tesseract with its English data (OCR of burned-in captions);
 # chromium for the browser tests; GTK and WebKitGTK 4.1 (and Xvfb, xdotool,
 # ImageMagick for the smoke test) for the desktop window. `deps` installs
 # only what is absent.
-DEB_PACKAGES := ca-certificates curl git jq ffmpeg fonts-dejavu-core chromium \
+DEB_PACKAGES := ca-certificates curl git jq ffmpeg fonts-dejavu-core tesseract-ocr tesseract-ocr-eng chromium \
 	build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick
 
 DESKTOP_BIN  := build/bin/captionqa-desktop

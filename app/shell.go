@@ -47,7 +47,7 @@ func (s *Shell) OpenCaptionFile() (*OpenedFile, error) {
 	path, err := runtime.OpenFileDialog(ctx, runtime.OpenDialogOptions{
 		Title: "Open a caption file",
 		Filters: []runtime.FileFilter{
-			{DisplayName: "Caption files (*.srt, *.vtt, *.sbv, *.ass, *.ssa, *.ttml, *.dfxp, *.xml, *.json)", Pattern: "*.srt;*.vtt;*.sbv;*.ass;*.ssa;*.ttml;*.dfxp;*.xml;*.json"},
+			{DisplayName: "Caption files (*.srt, *.vtt, *.sbv, *.ass, *.ssa, *.ttml, *.dfxp, *.xml, *.scc, *.stl, *.json)", Pattern: "*.srt;*.vtt;*.sbv;*.ass;*.ssa;*.ttml;*.dfxp;*.xml;*.scc;*.stl;*.json"},
 			{DisplayName: "All files", Pattern: "*"},
 		},
 	})

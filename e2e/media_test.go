@@ -25,6 +25,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/server"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
 )
 
 // mediaSRT is a timeline inside the 6 s test clip.
@@ -577,4 +578,331 @@ func TestMediaVideoOff(t *testing.T) {
 		t.Error("the project chooser shows with video off")
 	}
 	b.shots("57-media-video-off")
+}
+
+// extractClip is a 6 s MKV with two text subtitle tracks: English SubRip
+// (the default) and French WebVTT, three cues each.
+func extractClip(t *testing.T) string {
+	t.Helper()
+	cue := func(from, to int, text string) fftest.Cue {
+		return fftest.Cue{Start: time.Duration(from) * time.Millisecond, End: time.Duration(to) * time.Millisecond, Text: text}
+	}
+	src := fftest.Clip(t, fftest.ClipOptions{Container: "mkv", Seconds: 6, Tracks: []fftest.Track{
+		{Codec: "srt", Language: "eng", Default: true, Cues: []fftest.Cue{
+			cue(500, 2000, "Welcome back to the harbour show."),
+			cue(2500, 4000, "Tonight: the tide tables."),
+			cue(4500, 5800, "The ferry leaves at six."),
+		}},
+		{Codec: "webvtt", Language: "fra", Cues: frenchCues},
+	}})
+	// The fixture is shared: the upload gets a copy with a name of its own.
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "harbour two tracks.mkv")
+	if err := os.WriteFile(out, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var frenchCues = []fftest.Cue{
+	{Start: 500 * time.Millisecond, End: 2000 * time.Millisecond, Text: "Bienvenue à l'émission du port."},
+	{Start: 2500 * time.Millisecond, End: 4000 * time.Millisecond, Text: "Ce soir : les tables des marées."},
+	{Start: 4500 * time.Millisecond, End: 5800 * time.Millisecond, Text: "Le ferry part à six heures."},
+}
+
+// TestMediaExtract: a video without subtitle tracks offers no track to
+// extract; an MKV with two (eng SubRip, fra WebVTT) lists both, and
+// extracting the French one from the keyboard runs a job that becomes
+// the project's revision 2 (the header follows), with its IR and SRT to
+// download and a link to the project; the API's timeline is the French
+// cues.
+func TestMediaExtract(t *testing.T) {
+	plain := testClip(t, "harbour plain.mp4")
+	mkv := extractClip(t)
+	e := newMediaEnv(t)
+	pid := mediaProject(t, e, "Harbour show")
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.open("/#/media/" + pid)
+	b.run("page", chromedp.WaitVisible(chromedp.CSS("#extract-card")))
+	b.waitLong("empty lists", `!document.getElementById("media-empty").hidden && !document.getElementById("jobs-empty").hidden`, 10*time.Second, jobsState)
+	if got := b.textN("#extract-h"); got != "Extract captions" {
+		t.Errorf("heading = %q", got)
+	}
+	// The card comes right after the render card.
+	if got := eval[string](b, `document.getElementById("extract-card").previousElementSibling.id`); got != "render-card" {
+		t.Errorf("the extract card follows %q", got)
+	}
+	if got := b.textN("#extract-intro"); !strings.Contains(got, "next timeline revision (2)") {
+		t.Errorf("intro = %q", got)
+	}
+	if got := b.textN("#media-project-revision"); got != "Timeline revision 1, 3 cues." {
+		t.Errorf("project header = %q", got)
+	}
+	// Nothing uploaded: no video, no source to choose.
+	if !eval[bool](b, `document.getElementById("extract-media").disabled && document.getElementById("extract-source-soft_track").disabled`) {
+		t.Error("the extract form offers a video or a track with no media")
+	}
+	// Every control has its name.
+	for _, id := range []string{"extract-media", "extract-source-soft_track", "extract-source-broadcast_cc", "extract-source-ocr_burned", "extract-track"} {
+		if got := eval[string](b, `[...document.getElementById("`+id+`").labels].map(l => l.textContent).join()`); got == "" {
+			t.Errorf("#%s has no label", id)
+		}
+	}
+	if got := eval[string](b, `document.querySelector("#extract-form legend").textContent`); got != "Source" {
+		t.Errorf("legend = %q", got)
+	}
+
+	upload := func(file string, n int) {
+		t.Helper()
+		b.run("choose "+filepath.Base(file), chromedp.SetUploadFiles(chromedp.CSS("#media-file"), []string{file}))
+		b.waitLong("upload done", `["done","stopped"].includes((document.getElementById("upload-panel")||{dataset:{}}).dataset.phase) && document.getElementById("upload-name").textContent === "`+filepath.Base(file)+`"`, 30*time.Second, uploadState)
+		if ph := eval[string](b, `document.getElementById("upload-panel").dataset.phase`); ph != "done" {
+			t.Fatalf("upload phase %q: %s", ph, eval[string](b, uploadState))
+		}
+		b.waitLong("media rows", fmt.Sprintf(`document.querySelectorAll("#media-body tr[data-status=completed]").length === %d`, n), 10*time.Second, `document.getElementById("media-card").innerText`)
+	}
+
+	// A video without subtitle tracks: the track option is disabled, and says why.
+	upload(plain, 1)
+	if !eval[bool](b, `document.getElementById("extract-source-soft_track").disabled && document.getElementById("extract-track").disabled`) {
+		t.Error("the subtitle track option is enabled for a video without subtitle tracks")
+	}
+	if got := b.textN("#extract-source-soft_track-hint"); !strings.Contains(got, "no subtitle tracks") {
+		t.Errorf("track option's reason = %q", got)
+	}
+	if got := eval[string](b, `document.getElementById("extract-source-soft_track").getAttribute("aria-describedby")`); got != "extract-source-soft_track-hint" {
+		t.Errorf("the reason is not the option's description: %q", got)
+	}
+	if eval[bool](b, `document.getElementById("extract-source-broadcast_cc").disabled || document.getElementById("extract-source-ocr_burned").disabled`) {
+		t.Error("closed captions and OCR should stay available for a video")
+	}
+	if got := b.textN("#extract-source-broadcast_cc-hint"); !strings.Contains(got, "whole video is decoded") {
+		t.Errorf("broadcast hint = %q", got)
+	}
+	if got := b.textN("#extract-source-ocr_burned-hint"); !strings.Contains(got, "white or yellow") || !strings.Contains(got, "bottom of the picture") || !strings.Contains(got, "English") {
+		t.Errorf("OCR hint = %q", got)
+	}
+	// Nothing suggests the captions are anywhere: no source is guessed.
+	if n := eval[int](b, `document.querySelectorAll("#extract-form input[name=extract-source]:checked").length`); n != 0 {
+		t.Errorf("%d sources chosen for a video without captions", n)
+	}
+	b.shots("58-media-extract-no-tracks")
+
+	// The API refuses a subtitle track of it, as documented.
+	plainKey := eval[string](b, `document.querySelector("#media-body tr[data-status=completed]").dataset.objectKey`)
+	var refusal struct {
+		Error struct {
+			Code    string         `json:"code"`
+			Details map[string]any `json:"details"`
+		} `json:"error"`
+	}
+	st, raw := e.api(t, "POST", "/api/v1/jobs/extract", "application/json",
+		strings.NewReader(fmt.Sprintf(`{"projectId":%q,"extractMode":"soft_track","mediaObjectKey":%q}`, pid, plainKey)), "")
+	_ = json.Unmarshal(raw, &refusal)
+	if st != 422 || refusal.Error.Code != "processing_failed" || refusal.Error.Details["reason"] != "no_subtitle_track" {
+		t.Errorf("soft_track of a video without tracks: %d %s", st, raw)
+	}
+
+	// The MKV: chosen as the new video, its two tracks listed, the default one first.
+	upload(mkv, 2)
+	key := eval[string](b, `[...document.querySelectorAll("#media-body tr[data-status=completed]")].find(r => r.innerText.includes("two tracks")).dataset.objectKey`)
+	if got := eval[string](b, `document.getElementById("extract-media").value`); got != key {
+		t.Errorf("extract media = %q, want the MKV %q", got, key)
+	}
+	if got := eval[string](b, `document.getElementById("extract-media").selectedOptions[0].textContent`); !strings.Contains(got, "harbour two tracks.mkv") || !strings.Contains(got, "2 subtitle tracks") {
+		t.Errorf("media option = %q", got)
+	}
+	if !eval[bool](b, `document.getElementById("extract-source-soft_track").checked && !document.getElementById("extract-track-field").hidden`) {
+		t.Error("the subtitle track source is not chosen for a video with text tracks")
+	}
+	tracks := eval[[]string](b, `[...document.getElementById("extract-track").options].map(o => o.textContent)`)
+	if want := []string{"Track 1 · English · SubRip (default)", "Track 2 · French · WebVTT"}; !slices.Equal(tracks, want) {
+		t.Errorf("tracks = %q, want %q", tracks, want)
+	}
+	if got := eval[string](b, `document.getElementById("extract-track").value`); got != "0" {
+		t.Errorf("track = %q, want the default (0)", got)
+	}
+	// Switching back to the plain video and again to the MKV keeps the form right.
+	eval[bool](b, fmt.Sprintf(`(() => { const s = document.getElementById("extract-media"); s.value = %q; s.dispatchEvent(new Event("change")); return true; })()`, plainKey))
+	if !eval[bool](b, `document.getElementById("extract-source-soft_track").disabled && !document.getElementById("extract-source-soft_track").checked && document.getElementById("extract-track-field").hidden`) {
+		t.Error("the plain video still offers a subtitle track")
+	}
+	eval[bool](b, fmt.Sprintf(`(() => { const s = document.getElementById("extract-media"); s.value = %q; s.dispatchEvent(new Event("change")); return true; })()`, key))
+
+	// An index past the last track is refused with the number of tracks.
+	st, raw = e.api(t, "POST", "/api/v1/jobs/extract", "application/json",
+		strings.NewReader(fmt.Sprintf(`{"projectId":%q,"extractMode":"soft_track","trackIndex":5,"mediaObjectKey":%q}`, pid, key)), "")
+	refusal.Error.Details = nil
+	_ = json.Unmarshal(raw, &refusal)
+	if st != 400 || refusal.Error.Details["field"] != "trackIndex" || refusal.Error.Details["reason"] != "out_of_range" || refusal.Error.Details["subtitleTracks"] != float64(2) {
+		t.Errorf("trackIndex 5 of 2 tracks: %d %s", st, raw)
+	}
+
+	// From the keyboard: the French track, then Enter on Start extract.
+	b.run("focus track", chromedp.Focus(chromedp.CSS("#extract-track")))
+	eval[bool](b, `(() => { const s = document.getElementById("extract-track"); s.value = "1"; s.dispatchEvent(new Event("change")); return true; })()`)
+	if got := b.textN("#extract-track-hint"); got != "The timeline's language becomes French." {
+		t.Errorf("track hint = %q", got)
+	}
+	b.shots("59-media-extract-form")
+	b.run("focus start", chromedp.Focus(chromedp.CSS("#extract-start")))
+	b.press(kb.Enter)
+	row := jobRow("soft_track")
+	b.waitLong("extract row", `!!document.querySelector('`+row+`')`, 10*time.Second, jobsState+` + " | " + document.getElementById("extract-card").innerText`)
+	if id := b.activeID(); id != "extract-start" {
+		t.Errorf("focus after starting an extract = %q", id)
+	}
+	if got := b.textN("#extract-status"); !strings.Contains(got, "Extract queued") {
+		t.Errorf("extract status = %q", got)
+	}
+	b.waitLong("extract ended", `["succeeded","failed","canceled"].includes((document.querySelector('`+row+`')||{dataset:{}}).dataset.status)`, 60*time.Second, jobsState)
+	if st := eval[string](b, `document.querySelector('`+row+`').dataset.status`); st != "succeeded" {
+		t.Fatalf("extract job %s: %s", st, eval[string](b, jobsState))
+	}
+	if got := b.textN(row + " .job-name"); got != "Extract · subtitle track 2" {
+		t.Errorf("job title = %q", got)
+	}
+	if got := b.textN(row + " .job-sub"); !strings.Contains(got, "harbour two tracks.mkv") || !strings.Contains(got, "French") {
+		t.Errorf("job sub-line = %q", got)
+	}
+	if got := b.textN(row + " .job-status"); !strings.Contains(got, "Succeeded") || !strings.Contains(got, "Became revision 2") {
+		t.Errorf("job status = %q", got)
+	}
+	if got := eval[string](b, `(l => l.getAttribute("href") + " " + l.textContent)(document.querySelector('`+row+` .job-open'))`); got != "#/projects/"+pid+" Open the project" {
+		t.Errorf("open link = %q", got)
+	}
+	files := eval[[]string](b, `[...document.querySelectorAll('`+row+` .job-download')].map(d => d.dataset.filename + " | " + d.textContent + " | " + d.getAttribute("aria-label"))`)
+	if len(files) != 2 || !strings.HasSuffix(strings.Split(files[0], " | ")[0], ".srt") {
+		t.Errorf("downloads = %q, want the SRT, then the IR", files)
+	}
+	var srtName string
+	for _, f := range files {
+		name, _, _ := strings.Cut(f, " | ")
+		switch {
+		case strings.HasSuffix(name, ".srt"):
+			srtName = name
+			if !strings.Contains(f, "| SRT | Download SRT: "+name) {
+				t.Errorf("SRT button = %q", f)
+			}
+		case strings.HasSuffix(name, ".json"):
+			if !strings.Contains(f, "| JSON | Download JSON (the timeline as CaptionQA IR): "+name) {
+				t.Errorf("IR button = %q", f)
+			}
+		default:
+			t.Errorf("unexpected artifact %q", f)
+		}
+	}
+	// The page's header and the form follow the new revision; the success was announced.
+	b.waitLong("header", `document.getElementById("media-project-revision").textContent.startsWith("Timeline revision 2,")`, 10*time.Second, `document.getElementById("media-project-info").innerText`)
+	if got := b.textN("#media-project-revision"); got != "Timeline revision 2, 3 cues." {
+		t.Errorf("project header = %q", got)
+	}
+	if got := b.textN("#extract-intro"); !strings.Contains(got, "next timeline revision (3)") {
+		t.Errorf("intro after the extract = %q", got)
+	}
+	if got := b.textN("#render-card"); !strings.Contains(got, "Renders timeline revision 2") {
+		t.Errorf("render card after the extract = %q", got)
+	}
+	if got := eval[string](b, `document.getElementById("live").textContent`); !strings.Contains(got, "became timeline revision 2") {
+		t.Errorf("announcement = %q", got)
+	}
+	b.shots("60-media-extract-done")
+
+	// At 800 px the page does not scroll sideways.
+	b.run("800 wide", chromedp.EmulateViewport(800, 900), chromedp.Sleep(150*time.Millisecond))
+	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 800 {
+		t.Errorf("the page is %d px wide at 800", w)
+	}
+	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+
+	// The project's timeline is the French track now.
+	var proj struct {
+		IRRevision int `json:"irRevision"`
+		CueCount   int `json:"cueCount"`
+		IR         struct {
+			Language string `json:"language"`
+			Cues     []struct {
+				StartMs int    `json:"startMs"`
+				EndMs   int    `json:"endMs"`
+				Text    string `json:"text"`
+			} `json:"cues"`
+		} `json:"ir"`
+	}
+	if st := e.apiJSON(t, "GET", "/api/v1/projects/"+pid, "", &proj); st != 200 {
+		t.Fatalf("GET project: %d", st)
+	}
+	if proj.IRRevision != 2 || len(proj.IR.Cues) != len(frenchCues) {
+		t.Fatalf("project: revision %d, %d cues: %+v", proj.IRRevision, len(proj.IR.Cues), proj.IR.Cues)
+	}
+	for i, c := range proj.IR.Cues {
+		w := frenchCues[i]
+		if c.Text != w.Text || absDiff(c.StartMs, int(w.Start.Milliseconds())) > 40 || absDiff(c.EndMs, int(w.End.Milliseconds())) > 40 {
+			t.Errorf("cue %d = %+v, want %q %v–%v", i, c, w.Text, w.Start, w.End)
+		}
+	}
+	if !strings.HasPrefix(proj.IR.Language, "fr") {
+		t.Errorf("timeline language = %q, want French", proj.IR.Language)
+	}
+
+	// The job as the API has it.
+	var jobs struct {
+		Jobs []struct {
+			Kind           string `json:"kind"`
+			Mode           string `json:"mode"`
+			Status         string `json:"status"`
+			Preset         string `json:"preset"`
+			IRRevision     int    `json:"irRevision"`
+			TrackIndex     *int   `json:"trackIndex"`
+			ResultRevision *int   `json:"resultRevision"`
+			MediaObjectKey string `json:"mediaObjectKey"`
+			Artifacts      []struct {
+				Filename    string `json:"filename"`
+				ContentType string `json:"contentType"`
+			} `json:"artifacts"`
+		} `json:"jobs"`
+	}
+	if st := e.apiJSON(t, "GET", "/api/v1/jobs?projectId="+pid, "", &jobs); st != 200 || len(jobs.Jobs) != 1 {
+		t.Fatalf("GET /jobs: %d %+v", st, jobs.Jobs)
+	}
+	if j := jobs.Jobs[0]; j.Kind != "extract" || j.Mode != "soft_track" || j.Status != "succeeded" || j.Preset != "" || j.IRRevision != 1 ||
+		j.TrackIndex == nil || *j.TrackIndex != 1 || j.ResultRevision == nil || *j.ResultRevision != 2 || j.MediaObjectKey != key || len(j.Artifacts) != 2 {
+		t.Errorf("job = %+v", j)
+	} else {
+		t.Logf("artifacts: %+v", j.Artifacts)
+	}
+
+	// The SRT downloads through its signed link, with the French text.
+	dl := t.TempDir()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
+		t.Fatalf("set download behaviour: %v", err)
+	}
+	cancel()
+	b.run("download srt", chromedp.Click(chromedp.CSS(row+` .job-download[data-filename$=".srt"]`)))
+	if p, err := waitFile(dl, srtName, 15*time.Second); err != nil {
+		t.Error(err)
+	} else if got, _ := os.ReadFile(p); !bytes.Contains(got, []byte("Le ferry part à six heures.")) {
+		t.Errorf("%s = %q", srtName, got)
+	}
+
+	// Reloading keeps the row's result; Open project goes to the project.
+	b.run("reload", chromedp.Reload())
+	b.waitLong("row again", `!!document.querySelector('`+row+` .job-open')`, 15*time.Second, jobsState)
+	if got := b.textN(row + " .job-status"); !strings.Contains(got, "Became revision 2") {
+		t.Errorf("job status after reload = %q", got)
+	}
+	b.run("open project", chromedp.Click(chromedp.CSS(row+" .job-open")))
+	b.waitJS("projects page", fmt.Sprintf(`location.hash === "#/projects/%s"`, pid))
+}
+
+func absDiff(a, b int) int {
+	if a > b {
+		return a - b
+	}
+	return b - a
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption/format"
 )
 
-const convertUsage = "[--from FMT] [--to srt|vtt|ttml|json] FILE|-"
+const convertUsage = "[--from FMT] [--to srt|vtt|ttml|scc|json] FILE|-"
 
 // runConvert reads one caption file, writes it in another format to
 // standard output and its diagnostics as JSON lines to standard error.
@@ -20,8 +20,8 @@ const convertUsage = "[--from FMT] [--to srt|vtt|ttml|json] FILE|-"
 // on a usage error.
 func runConvert(_ context.Context, args []string, env Env) int {
 	fs := newFlagSet("convert", convertUsage, env)
-	from := fs.String("from", "", "input format: srt, vtt, sbv, ass, ssa, ttml, dfxp or json (default: detected from the content)")
-	to := fs.String("to", format.VTT, "output format: srt, vtt, ttml or json (the CaptionQA IR)")
+	from := fs.String("from", "", "input format: srt, vtt, sbv, ass, ssa, ttml, dfxp, scc, stl or json (default: detected from the content)")
+	to := fs.String("to", format.VTT, "output format: srt, vtt, ttml, scc or json (the CaptionQA IR)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageFailed(err)
@@ -40,7 +40,7 @@ func runConvert(_ context.Context, args []string, env Env) int {
 		err = fmt.Errorf("%s can be read but not written", out)
 	}
 	if err != nil {
-		return usageError(env, "--to: %v (writable: srt, vtt, ttml, json)", err)
+		return usageError(env, "--to: %v (writable: srt, vtt, ttml, scc, json)", err)
 	}
 	data, err := readInput(pos[0], env)
 	if err != nil {
@@ -55,6 +55,9 @@ func runConvert(_ context.Context, args []string, env Env) int {
 		return ExitEmpty
 	}
 	writeDiagnostics(env, leftOut(out, track))
+	// What a writer had to change to fit its format (SCC: 608's 32 columns,
+	// 4 rows and character set), cue by cue.
+	writeDiagnostics(env, format.Changes(out, track))
 	w := bufio.NewWriterSize(env.Stdout, 64<<10)
 	if err := format.Write(out, w, track); err != nil {
 		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)

@@ -152,7 +152,7 @@ func captionFiles(dir string) ([]string, error) {
 		}
 		ext := strings.ToLower(filepath.Ext(p))
 		switch ext {
-		case ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp":
+		case ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".scc", ".stl":
 			files = append(files, p)
 		case ".xml", ".json":
 			if looksLikeCaptions(p, ext) {

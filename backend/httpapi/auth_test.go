@@ -64,7 +64,7 @@ func v1Routes() []v1Route {
 		{"DELETE", "/api/v1/export-templates/:id", exW, []string{adv}, false},
 		{"POST", "/api/v1/export-templates/validate", exW, []string{adv}, false},
 		{"POST", "/api/v1/export-templates/:id/test", exW, []string{adv}, false},
-		{"POST", "/api/v1/jobs/extract", exW, []string{account.FeatureCaptionExtract}, true},
+		{"POST", "/api/v1/jobs/extract", exW, []string{account.FeatureCaptionExtract}, false},
 		{"POST", "/api/v1/jobs/render", exW, []string{account.FeatureCaptionRender}, false},
 		{"GET", "/api/v1/jobs", exR, nil, false},
 		{"GET", "/api/v1/jobs/:jobId", exR, nil, false},

@@ -20,6 +20,14 @@ type renderRequest struct {
 	Language       string `json:"language"`
 }
 
+// extractRequest is the body of POST /api/v1/jobs/extract (spec part 4).
+type extractRequest struct {
+	ProjectID      string `json:"projectId"`
+	ExtractMode    string `json:"extractMode"`
+	TrackIndex     *int   `json:"trackIndex"`
+	MediaObjectKey string `json:"mediaObjectKey"`
+}
+
 // jobCreated is the 202 body of a job's creation (spec 2.9).
 type jobCreated struct {
 	JobID                 string `json:"jobId"`
@@ -46,6 +54,8 @@ type JobView struct {
 	SubtitleCodec        string        `json:"subtitleCodec,omitempty"`
 	Language             string        `json:"language,omitempty"`
 	IRRevision           int           `json:"irRevision"`
+	TrackIndex           *int          `json:"trackIndex,omitempty"`
+	ResultRevision       *int          `json:"resultRevision,omitempty"`
 	CreatedAt            time.Time     `json:"createdAt"`
 	StartedAt            *time.Time    `json:"startedAt"`
 	FinishedAt           *time.Time    `json:"finishedAt"`
@@ -85,6 +95,14 @@ func newJobView(j *video.Job) JobView {
 		MediaObjectKey: j.MediaKey, Container: j.Container, SubtitleCodec: j.SubtitleCodec, Language: j.Language,
 		IRRevision: j.IRRevision, CreatedAt: j.CreatedAt, StartedAt: timeOrNil(j.StartedAt),
 		FinishedAt: timeOrNil(j.FinishedAt), Artifacts: []JobArtifact{}, OutputContentType: j.OutputType}
+	if j.TrackIndex >= 0 {
+		ti := j.TrackIndex
+		v.TrackIndex = &ti
+	}
+	if j.ResultRevision > 0 {
+		rr := j.ResultRevision
+		v.ResultRevision = &rr
+	}
 	if j.Status == video.Queued {
 		wait := j.EstimatedWaitSeconds
 		v.EstimatedWaitSeconds = &wait

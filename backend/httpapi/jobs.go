@@ -33,6 +33,25 @@ func (h *handler) createRender(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return accepted(c, j)
+}
+
+// createExtract serves POST /api/v1/jobs/extract: 202 with the queued job.
+func (h *handler) createExtract(c echo.Context) error {
+	var in extractRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	j, err := h.videos.Extract(c.Request().Context(), exportAccount(c), video.ExtractInput{ProjectID: in.ProjectID,
+		Mode: in.ExtractMode, TrackIndex: in.TrackIndex, MediaKey: in.MediaObjectKey})
+	if err != nil {
+		return err
+	}
+	return accepted(c, j)
+}
+
+// accepted answers 202 with a queued job and where to poll it.
+func accepted(c echo.Context, j *video.Job) error {
 	c.Response().Header().Set(echo.HeaderLocation, V1Prefix+"/jobs/"+j.ID)
 	return c.JSON(http.StatusAccepted, jobCreated{JobID: j.ID, Status: string(j.Status), Kind: string(j.Kind),
 		EstimatedWaitSeconds: j.EstimatedWaitSeconds, RemainingAPIRunsToday: j.RemainingRuns})

@@ -90,7 +90,7 @@ func (h *handler) routes(e *echo.Echo) {
 	add("DELETE", "/export-templates/:id", need(exportsW, exports), h.withTemplates(h.deleteTemplate))
 	add("POST", "/export-templates/validate", need(exportsW, exports), h.withTemplates(h.validateTemplate), tplBody)
 	add("POST", "/export-templates/:id/test", need(exportsW, exports), h.withTemplates(h.testTemplate), h.sizeGuard(DefaultMaxJSONBytes))
-	add("POST", "/jobs/extract", need(exportsW, extract), notImplemented)
+	add("POST", "/jobs/extract", need(exportsW, extract), h.withVideos(h.createExtract), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/jobs/render", need(exportsW, render), h.withVideos(h.createRender), h.sizeGuard(DefaultMaxJSONBytes))
 	add("GET", "/jobs", need(exportsR), h.withVideos(h.listJobs))
 	add("GET", "/jobs/:jobId", need(exportsR), h.withVideos(h.getJob))

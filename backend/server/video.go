@@ -73,6 +73,9 @@ func (v *videoParts) openRunner(ctx context.Context, s *Server) error {
 		s.log.Warn("media uploads and video jobs are off: ffmpeg is not usable; install ffmpeg (make deps does)", "err", err)
 		return nil
 	}
+	if err := r.CheckOCR(ctx); err != nil {
+		s.log.Warn("extract jobs in ocr_burned mode will fail: tesseract is not usable; install tesseract-ocr and tesseract-ocr-eng (make deps does)", "err", err)
+	}
 	if n, err := r.SweepWorkDir(); err != nil {
 		s.log.Warn("could not remove the run folders a stopped process left", "err", err)
 	} else if n > 0 {
@@ -124,7 +127,7 @@ func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool pro
 	}
 	v.media = media.NewService(media.Options{Store: s.db.Uploads(), Blobs: s.blobs, Prober: v.runner, Projects: s.projects,
 		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes, Now: s.cfg.Now})
-	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(),
+	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(), Revisions: s.projects,
 		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
 		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, Now: s.cfg.Now, Logger: s.log.With("component", "video")})
 }

@@ -67,7 +67,7 @@ func (s *Service) Render(ctx context.Context, who project.Account, in RenderInpu
 	now := s.now()
 	j := &Job{ID: uuid.NewString(), AccountID: who.ID, ProjectID: d.ID, Kind: KindRender, Mode: in.Mode,
 		Preset: in.Preset, FixProfile: in.FixProfile, OutputDelivery: in.OutputDelivery, Container: in.Container,
-		SubtitleCodec: in.SubtitleCodec, Language: in.Language, IRRevision: d.IRRevision, Status: Queued, Run: 1,
+		SubtitleCodec: in.SubtitleCodec, Language: in.Language, IRRevision: d.IRRevision, TrackIndex: -1, Status: Queued, Run: 1,
 		CreatedAt: now, Pool: who.Pool, PoolDay: dayOf(now)}
 	if j.Language == "" {
 		j.Language = iso6392(timelineLanguage(d.IR))

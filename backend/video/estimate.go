@@ -34,7 +34,7 @@ func (s *Service) estimate(ctx context.Context, j *Job) error {
 		total += cost(&a, speeds) * (1 - a.Progress)
 	}
 	workers := s.o.LightWorkers
-	if LaneOf(j.Mode) == LaneHeavy {
+	if LaneOf(j) == LaneHeavy {
 		workers = s.o.HeavyWorkers
 	}
 	j.EstimatedWaitSeconds = int(math.Ceil(total / float64(workers)))

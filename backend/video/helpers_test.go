@@ -31,15 +31,16 @@ const srt = "1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 -
 // and ffprobe, and a runner the test controls: the job state machine is
 // what these tests check (ffmpeg's own runs are video/ffmpeg's tests).
 type env struct {
-	t       *testing.T
-	svc     *video.Service
-	media   *media.Service
-	quota   *quota.Service
-	clock   *testkit.Clock
-	runner  *fakeRunner
-	who     project.Account
-	project string
-	key     string // a completed media upload's objectKey
+	t        *testing.T
+	svc      *video.Service
+	media    *media.Service
+	quota    *quota.Service
+	clock    *testkit.Clock
+	runner   *fakeRunner
+	projects *project.Service
+	who      project.Account
+	project  string
+	key      string // a completed media upload's objectKey
 }
 
 func newEnv(t *testing.T) *env {
@@ -76,9 +77,9 @@ func newEnv(t *testing.T) *env {
 	ms := media.NewService(media.Options{Store: db.Uploads(), Blobs: blobs, Prober: prober, Projects: projects,
 		SignKey: bytes.Repeat([]byte{1}, 32), Now: clock.Now})
 	runner := &fakeRunner{release: make(chan struct{})}
-	svc := video.NewService(video.Options{Store: q.Videos(), Media: ms, Timelines: db.Projects(), Engine: eng,
+	svc := video.NewService(video.Options{Store: q.Videos(), Media: ms, Timelines: db.Projects(), Revisions: projects, Engine: eng,
 		Blobs: blobs, Runner: runner, Pool: qs, Limiter: limiter, Now: clock.Now})
-	e := &env{t: t, svc: svc, media: ms, quota: qs, clock: clock, runner: runner, project: p.ID,
+	e := &env{t: t, svc: svc, media: ms, quota: qs, clock: clock, runner: runner, project: p.ID, projects: projects,
 		who: project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: 5}}
 	e.key = e.upload(fftest.Clip(t, fftest.ClipOptions{Seconds: 2}))
 	return e
@@ -147,13 +148,15 @@ func (e *env) used() int {
 // fakeRunner renders by writing its spec's subtitles as the output; with
 // block set it waits for release or its ctx; fail makes it fail.
 type fakeRunner struct {
-	mu      sync.Mutex
-	block   bool
-	fail    error
-	release chan struct{}
-	started chan struct{}
-	calls   int
-	lastCtx error
+	// extracted is what Extract returns.
+	extracted *video.Extracted
+	mu        sync.Mutex
+	block     bool
+	fail      error
+	release   chan struct{}
+	started   chan struct{}
+	calls     int
+	lastCtx   error
 }
 
 func (r *fakeRunner) Render(ctx context.Context, spec video.RenderSpec, progress func(float64)) (video.Output, error) {
@@ -179,6 +182,15 @@ func (r *fakeRunner) Render(ctx context.Context, spec video.RenderSpec, progress
 		return nil, fail
 	}
 	return fakeOutput(spec.Subtitles), nil
+}
+
+func (r *fakeRunner) Extract(ctx context.Context, spec video.ExtractSpec, progress func(float64)) (*video.Extracted, error) {
+	r.mu.Lock()
+	r.calls++
+	x := r.extracted
+	r.mu.Unlock()
+	progress(1)
+	return x, nil
 }
 
 type fakeOutput []byte

@@ -61,9 +61,12 @@ const (
 	LaneLight Lane = "video_light"
 )
 
-// LaneOf returns the lane of a mode.
-func LaneOf(mode string) Lane {
-	if mode == ModeBurnIn {
+// LaneOf returns the lane of a job: heavy for what decodes or encodes the
+// video (burn-in, OCR, CEA-608 from the video's user data), light for
+// stream copies, track reads and sidecars.
+func LaneOf(j *Job) Lane {
+	switch {
+	case j.Mode == ModeBurnIn, j.Mode == ModeOCRBurned, j.Mode == ModeBroadcastCC && j.TrackIndex < 0:
 		return LaneHeavy
 	}
 	return LaneLight
@@ -91,8 +94,15 @@ type Job struct {
 	// timeline's).
 	Language string
 	// IRRevision is the timeline revision the job renders, fixed when it
-	// is accepted.
+	// is accepted (for an extract, the revision current then; 0 for an
+	// empty project).
 	IRRevision int
+	// TrackIndex is an extract's subtitle stream, counted among the
+	// subtitle streams; -1 when it reads none.
+	TrackIndex int
+	// ResultRevision is the timeline revision an extract's captions
+	// became; 0 until it succeeded.
+	ResultRevision int
 	// MediaSeconds is the source's duration (0 for a sidecar), for the
 	// wait estimate and the timeout.
 	MediaSeconds float64
@@ -142,4 +152,8 @@ const (
 	ErrCodeRevisionGone = "revision_gone"
 	ErrCodeEngine       = "processing_failed"
 	ErrCodeNoVideo      = "no_video_stream"
+	// Extract failures.
+	ErrCodeNoCaptions = "no_captions"
+	ErrCodeNoCC       = "no_closed_captions"
+	ErrCodeNoOCR      = "no_captions_detected"
 )

@@ -50,3 +50,18 @@ func timelineLanguage(ir string) string {
 	_ = json.Unmarshal([]byte(ir), &t) // a stored timeline is valid IR; "" otherwise
 	return t.Language
 }
+
+// bcp47 returns the BCP 47 tag of an ISO 639-2 code: its two-letter
+// form when the table has one, else the code itself (a valid BCP 47
+// primary subtag); "" for "und".
+func bcp47(code string) string {
+	if code == "und" {
+		return ""
+	}
+	for two, three := range iso6391to2 {
+		if three == code {
+			return two
+		}
+	}
+	return code
+}

@@ -19,6 +19,8 @@ type produced struct {
 	body       string
 	bodyFormat string
 	video      Output
+	// track is an extract's captions.
+	track *caption.Track
 }
 
 func (p *produced) close() {

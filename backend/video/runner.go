@@ -17,6 +17,12 @@ type Runner interface {
 	// period) and nothing is returned. Errors: a *[RunError] when ffmpeg
 	// fails; ctx's error when canceled.
 	Render(ctx context.Context, spec RenderSpec, progress func(float64)) (Output, error)
+	// Extract reads the captions of spec's mode from the media: a soft
+	// subtitle track as SRT, CEA-608 (A/53 user data or a c608 track) as
+	// SCC, burned-in captions by OCR as SRT. Progress follows the frames
+	// decoded. Errors: as Render's; an *apperr.Error with
+	// details.jobError for media without the captions asked for.
+	Extract(ctx context.Context, spec ExtractSpec, progress func(float64)) (*Extracted, error)
 }
 
 // RenderSpec is one mux_soft or burn_in.
@@ -74,3 +80,34 @@ func (e *RunError) Error() string {
 }
 
 func (e *RunError) Unwrap() error { return e.Err }
+
+// Extract modes.
+const (
+	ModeSoftTrack   = "soft_track"
+	ModeBroadcastCC = "broadcast_cc"
+	ModeOCRBurned   = "ocr_burned"
+)
+
+// ExtractSpec is one caption extraction from media.
+type ExtractSpec struct {
+	Mode     string // ModeSoftTrack, ModeBroadcastCC or ModeOCRBurned
+	MediaKey string
+	// Container is the probe's ("mp4", "matroska", "webm", "mpegts"):
+	// the demuxer a decode is forced to.
+	Container string
+	// TrackIndex is the subtitle stream's position among the subtitle
+	// streams (soft_track; broadcast_cc from a c608 track), -1 for none.
+	TrackIndex int
+	// Width, Height and FrameRate describe the video (ocr_burned).
+	Width, Height int
+	FrameRate     float64
+	// DurationSeconds is the media's duration, for progress.
+	DurationSeconds float64
+}
+
+// Extracted is the caption file an extraction produced.
+type Extracted struct {
+	// Data is the file; Format its caption format ("srt" or "scc").
+	Data   []byte
+	Format string
+}

@@ -35,6 +35,9 @@ type Options struct {
 	Store     Store
 	Media     MediaSource
 	Timelines Timelines
+	// Revisions stores an extract's captions as the project's next
+	// revision.
+	Revisions Revisions
 	Engine    *engine.Engine
 	Blobs     blob.Store
 	Runner    Runner
@@ -60,9 +63,9 @@ type Service struct {
 // NewService returns a [Service]; it panics when a required option is
 // missing (a wiring defect of the composition root).
 func NewService(o Options) *Service {
-	if o.Store == nil || o.Media == nil || o.Timelines == nil || o.Engine == nil || o.Blobs == nil ||
+	if o.Store == nil || o.Media == nil || o.Timelines == nil || o.Revisions == nil || o.Engine == nil || o.Blobs == nil ||
 		o.Runner == nil || o.Pool == nil || o.Limiter == nil {
-		panic("video: NewService needs Store, Media, Timelines, Engine, Blobs, Runner, Pool and Limiter")
+		panic("video: NewService needs Store, Media, Timelines, Revisions, Engine, Blobs, Runner, Pool and Limiter")
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -56,14 +56,21 @@ func (s *Service) Work(ctx context.Context, args WorkArgs) error {
 	}()
 	beat := newBeat(s, j)
 	stopBeat := beat.start(runCtx, cancel)
-	out, err := s.produce(runCtx, j, beat.set)
+	produce := s.produce
+	if j.Kind == KindExtract {
+		produce = s.produceExtract
+	}
+	out, err := produce(runCtx, j, beat.set)
 	stopBeat()
 	return s.finish(ctx, runCtx, j, out, err)
 }
 
 // finish records a run's outcome.
 func (s *Service) finish(ctx, runCtx context.Context, j *Job, out *produced, err error) error {
-	if err == nil {
+	switch {
+	case err == nil && j.Kind == KindExtract:
+		err = s.storeExtract(ctx, j, out)
+	case err == nil:
 		err = s.store(ctx, j, out)
 	}
 	if out != nil {

@@ -9,7 +9,9 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/ass"
 	"github.com/captionqa/captionqa/backend/caption/sbv"
+	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
 )
@@ -34,6 +36,10 @@ func parser(f string) parseFunc {
 		return ass.Parse
 	case TTML:
 		return ttml.Parse
+	case SCC:
+		return scc.Parse
+	case STL:
+		return stl.Parse
 	}
 	return caption.ParseJSON
 }
@@ -48,6 +54,8 @@ func writer(f string) writeFunc {
 		return vtt.Write
 	case TTML:
 		return ttml.Write
+	case SCC:
+		return scc.Write
 	case JSON:
 		return caption.WriteJSON
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/captionqa/captionqa/backend/internal/corpus"
 )
 
-// corpusExtensions are the file names of the six formats in the corpus.
-var corpusExtensions = []string{".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".xml", ".json"}
+// corpusExtensions are the file names of the eight formats in the corpus.
+var corpusExtensions = []string{".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".xml", ".scc", ".stl", ".json"}
 
-// TestCorpusReadsEveryFile reads every corpus file in one of the six formats
+// TestCorpusReadsEveryFile reads every corpus file in one of the eight formats
 // (IR-shaped .json only; the corpus's expectation files are not captions)
 // and checks it returns without a panic, with well-formed output. How
 // fast is the benchmarks' business; the readers' fuzz targets and scaling

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 )
 
 // sniffLen is how much of a file [Detect] looks at. Every format announces
@@ -13,10 +14,14 @@ const sniffLen = 8 << 10
 
 // Detect names the format of a caption file from its first bytes, using the
 // file name's extension only to break ties and when the content says
-// nothing. It returns "" when neither settles it.
+// nothing. It returns "" when neither settles it. EBU STL is binary: it is
+// told by the bytes of its GSI block before any text decoding.
 func Detect(name string, head []byte) string {
 	if len(head) > sniffLen {
 		head = head[:sniffLen]
+	}
+	if stl.Sniff(head) {
+		return STL
 	}
 	text, _, _ := caption.DecodeText(head)
 	text = strings.TrimLeft(text, " \t\r\n\uFEFF")
@@ -24,6 +29,8 @@ func Detect(name string, head []byte) string {
 	switch {
 	case strings.HasPrefix(text, "WEBVTT"):
 		return VTT
+	case strings.HasPrefix(text, "Scenarist_SCC"):
+		return SCC
 	case strings.HasPrefix(text, "<"):
 		if isTTML(text) || hint == TTML {
 			return TTML
@@ -41,7 +48,45 @@ func Detect(name string, head []byte) string {
 	if isASS(text) {
 		return ASS
 	}
+	if isSCCLine(text) {
+		return SCC // without its header
+	}
 	return detectCueLines(text, hint)
+}
+
+// isSCCLine reports whether text opens with an SCC line: a timecode
+// ("00:00:01:00", or ";" before the frames), a tab or space, and a byte
+// pair in hex.
+func isSCCLine(text string) bool {
+	if len(text) < 16 {
+		return false
+	}
+	for i := range 11 {
+		c := text[i]
+		switch i {
+		case 2, 5:
+			if c != ':' {
+				return false
+			}
+		case 8:
+			if c != ':' && c != ';' && c != '.' {
+				return false
+			}
+		default:
+			if c < '0' || c > '9' {
+				return false
+			}
+		}
+	}
+	if text[11] != '\t' && text[11] != ' ' {
+		return false
+	}
+	for _, c := range []byte(text[12:16]) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func isTTML(text string) bool {

@@ -9,7 +9,9 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/ass"
 	"github.com/captionqa/captionqa/backend/caption/sbv"
+	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
 )
@@ -21,6 +23,8 @@ const (
 	SBV  = sbv.Format
 	ASS  = ass.Format
 	TTML = ttml.Format
+	SCC  = scc.Format
+	STL  = stl.Format
 	JSON = caption.FormatJSON
 )
 
@@ -35,14 +39,16 @@ var aliases = map[string]string{
 	"sbv": SBV, "youtube": SBV,
 	"ass": ASS, "ssa": ASS,
 	"ttml": TTML, "dfxp": TTML, "imsc": TTML, "imsc1": TTML, "xml": TTML,
+	"scc": SCC, "scenarist": SCC,
+	"stl": STL, "ebu-stl": STL,
 	"json": JSON, "ir": JSON, "developer-json": JSON,
 }
 
 // Readable lists the formats [Parse] reads.
-func Readable() []string { return []string{SRT, VTT, SBV, ASS, TTML, JSON} }
+func Readable() []string { return []string{SRT, VTT, SBV, ASS, TTML, SCC, STL, JSON} }
 
 // Writable lists the formats [Write] writes.
-func Writable() []string { return []string{SRT, VTT, TTML, JSON} }
+func Writable() []string { return []string{SRT, VTT, TTML, SCC, JSON} }
 
 // Title is a format's name as editors write it in a sentence: "SRT",
 // "WebVTT", "TTML", "the JSON model".
@@ -58,6 +64,10 @@ func Title(f string) string {
 		return "ASS"
 	case TTML:
 		return "TTML"
+	case SCC:
+		return "SCC"
+	case STL:
+		return "EBU STL"
 	case JSON:
 		return "the JSON model"
 	}
@@ -98,6 +108,9 @@ func ContentType(f string) string {
 		return "text/vtt; charset=utf-8"
 	case TTML:
 		return "application/ttml+xml; charset=utf-8"
+	case SCC:
+		// SCC has no registered media type; it is ASCII text.
+		return "text/plain; charset=us-ascii"
 	case JSON:
 		return "application/json"
 	}

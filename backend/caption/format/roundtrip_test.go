@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
 )
 
@@ -25,13 +26,18 @@ var roundTripFolders = []string{"go-astisub", "pysubs2", "subsrt", "webvtt-py", 
 // caption formats: a cue cannot hold an empty line in SRT or WebVTT (a
 // blank line ends the cue), so writers drop empty lines inside a cue and
 // the comparison does too. A TTML paragraph without text displays
-// nothing, so TTML does not carry cues without text; they are left out of
-// its comparison. The IR round trip is exact.
+// nothing, so TTML does not carry cues without text or duration; they are
+// left out of its comparison. SCC fits cues to 608 (re-wrapped, split, characters
+// replaced, times on frames and moved to load each caption, each change
+// reported by Changes): its output must read back to the captions
+// scc.Delivered says it writes, times to the millisecond. The IR round
+// trip is exact.
 func TestCorpusRoundTrip(t *testing.T) {
 	var files []string
 	for _, dir := range roundTripFolders {
-		files = append(files, corpus.Glob(t, dir, ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".xml")...)
+		files = append(files, corpus.Glob(t, dir, ".srt", ".vtt", ".sbv", ".ass", ".ssa", ".ttml", ".dfxp", ".xml", ".scc", ".stl")...)
 	}
+	files = append(files, corpus.Glob(t, "ttconv", ".scc", ".stl")...)
 	trips := 0
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -55,8 +61,11 @@ func TestCorpusRoundTrip(t *testing.T) {
 			}
 			trips++
 			want := orig
-			if w == TTML {
-				want = withText(orig)
+			switch w {
+			case TTML:
+				want = shown(orig)
+			case SCC:
+				want = scc.Delivered(orig)
 			}
 			if msg := compareCore(want, back, w); msg != "" {
 				t.Errorf("%s -> %s: %s\n(diagnostics on reparse: %+v)", rel(path), w, msg, firstN(diags, 3))
@@ -90,12 +99,13 @@ func compareCore(a, b *caption.Track, writer string) string {
 	return ""
 }
 
-// withText returns a copy of t without the cues whose text is blank.
-func withText(t *caption.Track) *caption.Track {
+// shown returns a copy of t without the cues TTML does not show: those
+// without text or duration ([Delivers]).
+func shown(t *caption.Track) *caption.Track {
 	out := *t
 	out.Cues = nil
 	for _, c := range t.Cues {
-		if strings.TrimSpace(c.Text) != "" {
+		if Delivers(TTML, &c) {
 			out.Cues = append(out.Cues, c)
 		}
 	}

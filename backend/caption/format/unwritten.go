@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/caption/srt"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
@@ -56,7 +57,8 @@ const (
 // Unwritten appends to lost the features of sp that the writer of format
 // f has no syntax for and so leaves out: SRT keeps styles and a text
 // colour only; WebVTT cue text has no inline colour; TTML has no classes
-// and names a speaker per cue, not per span; the IR keeps everything.
+// and names a speaker per cue, not per span; SCC keeps italics, underline
+// and 608's seven colours only; the IR keeps everything.
 // TestUnwrittenMatchesWriters writes every feature in every format and
 // reads it back, so this table cannot drift from the writers.
 func Unwritten(f string, sp *caption.Span, lost []string) []string {
@@ -77,6 +79,13 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 	case TTML:
 		has(sp.Class != "", FeatureClass)
 		has(sp.Voice != "", FeatureSpeaker)
+	case SCC:
+		has(sp.Bold, FeatureBold)
+		has(sp.Color != "" && !scc.HasColour(sp.Color), FeatureColour)
+		has(sp.Background != "", FeatureBackground)
+		has(sp.Class != "", FeatureClass)
+		has(sp.Lang != "", FeatureLanguage)
+		has(sp.Voice != "", FeatureSpeaker)
 	}
 	return lost
 }
@@ -89,7 +98,8 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // when there is none.
 //
 // SRT keeps only the area and alignment ({\anN}), so a line, position,
-// size, vertical text and a region are lost. WebVTT writes a region's
+// size, vertical text and a region are lost; so does SCC, which places a
+// caption by its rows and columns. WebVTT writes a region's
 // height in lines only, with no display alignment. TTML writes line,
 // position and size as a region, and a cue's own region as an IMSC1
 // region, but not a line number, vertical text, a position inside a
@@ -101,13 +111,14 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // s is the track style that c.Style names, nil when there is none. Only
 // the IR writes track styles; every other format loses what s sets but
 // the spans of c also carry (see styleLost). SRT has no
-// speaker syntax, so it also loses the cue's Voice; WebVTT (<v>) and TTML
-// (ttm:agent) keep it. TestUnwrittenCueFeaturesMatchesWriters checks both.
+// speaker syntax, so it also loses the cue's Voice, and so does SCC;
+// WebVTT (<v>) and TTML (ttm:agent) keep it.
+// TestUnwrittenCueFeaturesMatchesWriters checks both.
 func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style, lost []string) []string {
 	for k := range c.Spans {
 		lost = Unwritten(f, &c.Spans[k], lost)
 	}
-	if f == SRT && c.Voice != "" {
+	if (f == SRT || f == SCC) && c.Voice != "" {
 		lost = append(lost, FeatureCueSpeaker)
 	}
 	if f != JSON && s != nil {
@@ -129,7 +140,7 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style,
 		}
 	}
 	switch f {
-	case SRT:
+	case SRT, SCC:
 		has(p.Line != nil, FeatureLine)
 		has(p.Position != nil, FeaturePosition)
 		has(p.Size != nil, FeatureSize)
@@ -226,22 +237,50 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 // holds cue c, gives c to whoever reads it. Every reader rejects a cue
 // that ends before it starts. The TTML writer leaves out the cues a TTML
 // player never shows, those without duration or without text
-// ([ttml.Shows]); the other formats carry them. TestDeliversMatchesWriters
-// reads every writer's output back.
+// ([ttml.Shows]); the SCC writer those that do not last a frame or show
+// no character ([scc.Shows]); the other formats carry them.
+// TestDeliversMatchesWriters reads every writer's output back.
 func Delivers(f string, c *caption.Cue) bool {
-	if f == TTML {
+	switch f {
+	case TTML:
 		return ttml.Shows(c)
+	case SCC:
+		return scc.Shows(c)
 	}
 	return c.EndMs >= c.StartMs
 }
 
 // RewritesText reports whether the writer of format f writes the text of
 // cue c so that it reads back different: SRT writes "-->" as "--›" on a
-// line that would read as a timing line ([srt.RewritesArrow]). The other
-// writers escape what they must with their format's own syntax, which
-// reads back as the same text.
+// line that would read as a timing line ([srt.RewritesArrow]); SCC
+// re-wraps, splits and replaces characters to fit 608
+// ([scc.RewritesText], which [Changes] describes). The other writers
+// escape what they must with their format's own syntax, which reads back
+// as the same text.
 func RewritesText(f string, c *caption.Cue) bool {
-	return f == SRT && srt.RewritesArrow(c.Text)
+	switch f {
+	case SRT:
+		return srt.RewritesArrow(c.Text)
+	case SCC:
+		return scc.RewritesText(c)
+	}
+	return false
+}
+
+// Changes returns the changes the writer of format f makes to t to fit
+// its format, beyond leaving out what [UnwrittenCue] names and the cues
+// [Delivers] rejects, as diagnostics the way a conversion reports them
+// (CueIndex and Line name the cue): for SCC, lines re-wrapped to 32
+// columns, cues split into captions of 4 rows, characters 608 lacks
+// replaced, styling moved, and times moved to leave room to load each
+// caption ([scc.Changes]). It is nil for the other formats, whose writers
+// carry text and times as they are. TestChangesMatchWriters reads the
+// output back.
+func Changes(f string, t *caption.Track) []caption.Diagnostic {
+	if f == SCC {
+		return scc.Changes(t)
+	}
+	return nil
 }
 
 // HasRuby reports whether c holds ruby readings its text leaves out.
@@ -249,6 +288,6 @@ func HasRuby(c *caption.Cue) bool { return vtt.HasRuby(c) }
 
 // CarriesLanguage reports whether the writer of format f declares the
 // track's language: WebVTT in its header, TTML as xml:lang, the IR as a
-// field. SRT has no place for one. TestCarriesLanguageMatchesWriters
-// checks it against every writer.
-func CarriesLanguage(f string) bool { return f != SRT }
+// field. SRT and SCC have no place for one.
+// TestCarriesLanguageMatchesWriters checks it against every writer.
+func CarriesLanguage(f string) bool { return f != SRT && f != SCC }

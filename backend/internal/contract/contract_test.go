@@ -160,7 +160,7 @@ func TestOperations(t *testing.T) {
 		"/api/v1/export-templates/validate": true, "/api/v1/export-templates/{id}/test": true,
 		"/api/v1/media": true, "/api/v1/media/upload": true, "/api/v1/media/upload/{uploadId}": true,
 		"/api/v1/media/upload/{uploadId}/complete": true, "/api/v1/jobs": true, "/api/v1/jobs/render": true,
-		"/api/v1/jobs/{jobId}": true,
+		"/api/v1/jobs/{jobId}": true, "/api/v1/jobs/extract": true,
 	}
 	var want []contract.Operation
 	for _, op := range wantOperations {
@@ -259,7 +259,7 @@ func TestValidateResponse(t *testing.T) {
 			body: `{"keyId":"0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6","revoked":false,"revokedAt":"2025-03-01T10:00:00Z"}`, wantFail: "revoked"},
 		{name: "validate is not a template id", req: httptest.NewRequest(http.MethodPost, "/api/v1/export-templates/validate", nil),
 			status: 200, header: jsonHeader(), body: `{"mode":"validate","validate":{"ok":true,"durationMs":2},"test":null,"remainingApiRunsToday":3}`},
-		{name: "extract 501", req: httptest.NewRequest(http.MethodPost, "/api/v1/jobs/extract", nil),
+		{name: "explain 501", req: httptest.NewRequest(http.MethodPost, "/api/v1/explain", nil),
 			status: 501, header: jsonHeader(), body: envelope("not_implemented")},
 		{name: "me has no 501", req: me, status: 501, header: jsonHeader(), body: envelope("not_implemented"), wantFail: "status"},
 		{name: "rate limited", req: me, status: 429,

@@ -31,7 +31,7 @@ const videoMaxAttempts = 10
 
 const jobColumns = `id, account_id, project_id, kind, mode, preset, fix_profile, output_delivery, media_key, container,
 	subtitle_codec, language, ir_revision, media_seconds, status, progress, run, created_at, started_at, finished_at,
-	heartbeat_at, error_code, error_message, output, output_type, export_id, pool, pool_day`
+	heartbeat_at, error_code, error_message, output, output_type, export_id, pool, pool_day, track_index, result_revision`
 
 // errRunGone rolls back a transaction whose run is no longer current.
 var errRunGone = errors.New("sqlite: job run gone")
@@ -51,10 +51,10 @@ func (s *VideoStore) CreateJob(ctx context.Context, j *video.Job, count project.
 		used = u
 		_, err = tx.tx.ExecContext(ctx, `INSERT INTO video_jobs(id, account_id, project_id, kind, mode, preset, fix_profile,
 			output_delivery, media_key, container, subtitle_codec, language, ir_revision, media_seconds, status, run,
-			created_at, pool, pool_day) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)`,
+			created_at, pool, pool_day, track_index) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
 			j.ID, j.AccountID, j.ProjectID, string(j.Kind), j.Mode, j.Preset, j.FixProfile, j.OutputDelivery, j.MediaKey,
 			j.Container, j.SubtitleCodec, j.Language, j.IRRevision, j.MediaSeconds, j.Run, formatTime(j.CreatedAt),
-			j.Pool, formatDay(j.PoolDay))
+			j.Pool, formatDay(j.PoolDay), j.TrackIndex)
 		switch {
 		case isForeignKey(err):
 			return apperr.New(apperr.NotFound, "account not found").Wrap(err)
@@ -67,7 +67,7 @@ func (s *VideoStore) CreateJob(ctx context.Context, j *video.Job, count project.
 }
 
 func enqueueRun(ctx context.Context, tx *Tx, j *video.Job, args video.WorkArgs) error {
-	_, err := tx.Enqueue(ctx, args, &EnqueueOpts{Queue: string(video.LaneOf(j.Mode)), MaxAttempts: videoMaxAttempts})
+	_, err := tx.Enqueue(ctx, args, &EnqueueOpts{Queue: string(video.LaneOf(j)), MaxAttempts: videoMaxAttempts})
 	return err
 }
 
@@ -184,8 +184,9 @@ func (s *VideoStore) Succeed(ctx context.Context, j *video.Job, e *project.Expor
 			exportID = sql.NullString{String: e.ID, Valid: true}
 		}
 		res, err := tx.tx.ExecContext(ctx, `UPDATE video_jobs SET status = 'succeeded', progress = 1, finished_at = ?,
-			output = NULLIF(?, ''), output_type = NULLIF(?, ''), export_id = ? WHERE id = ? AND run = ? AND status = 'running'`,
-			formatTime(j.FinishedAt), j.Output, j.OutputType, exportID, j.ID, j.Run)
+			output = NULLIF(?, ''), output_type = NULLIF(?, ''), export_id = ?, result_revision = NULLIF(?, 0)
+			WHERE id = ? AND run = ? AND status = 'running'`,
+			formatTime(j.FinishedAt), j.Output, j.OutputType, exportID, j.ResultRevision, j.ID, j.Run)
 		return runUpdated(res, err)
 	})
 	return ranOK(err)
@@ -312,10 +313,10 @@ func (s *VideoStore) Ahead(ctx context.Context, j *video.Job) ([]video.Job, erro
 	if err != nil {
 		return nil, err
 	}
-	lane := video.LaneOf(j.Mode)
+	lane := video.LaneOf(j)
 	ahead := all[:0]
 	for _, a := range all {
-		if video.LaneOf(a.Mode) == lane {
+		if video.LaneOf(&a) == lane {
 			ahead = append(ahead, a)
 		}
 	}

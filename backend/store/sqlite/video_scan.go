@@ -13,14 +13,17 @@ func scanJob(row scanner) (*video.Job, error) {
 	var j video.Job
 	var kind, status, created, poolDay string
 	var started, finished, heartbeat, errCode, errMsg, output, outputType, exportID sql.NullString
+	var result sql.NullInt64
 	err := row.Scan(&j.ID, &j.AccountID, &j.ProjectID, &kind, &j.Mode, &j.Preset, &j.FixProfile, &j.OutputDelivery,
 		&j.MediaKey, &j.Container, &j.SubtitleCodec, &j.Language, &j.IRRevision, &j.MediaSeconds, &status, &j.Progress,
-		&j.Run, &created, &started, &finished, &heartbeat, &errCode, &errMsg, &output, &outputType, &exportID, &j.Pool, &poolDay)
+		&j.Run, &created, &started, &finished, &heartbeat, &errCode, &errMsg, &output, &outputType, &exportID, &j.Pool, &poolDay,
+		&j.TrackIndex, &result)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: scan job: %w", err)
 	}
 	j.Kind, j.Status = video.Kind(kind), video.Status(status)
 	j.Output, j.OutputType, j.ExportID = output.String, outputType.String, exportID.String
+	j.ResultRevision = int(result.Int64)
 	if errCode.Valid {
 		j.Error = &video.JobError{Code: errCode.String, Message: errMsg.String}
 	}

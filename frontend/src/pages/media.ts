@@ -1,9 +1,12 @@
-// Media & Jobs (issue 16): for one project of the account, upload a video
-// (signed PUTs, parts in parallel, resumable), see the media with what
-// ffprobe found in it and when it expires, start a render (a sidecar
-// caption file, soft subtitles muxed into the video, or burned in), and
-// follow the jobs live to Play, Download or copy what they made. Rendering
-// needs caption_render; uploads caption_extract or caption_render.
+// Media & Jobs (issues 16 and 17): for one project of the account, upload
+// a video (signed PUTs, parts in parallel, resumable), see the media with
+// what ffprobe found in it and when it expires, start a render (a sidecar
+// caption file, soft subtitles muxed into the video, or burned in) or an
+// extract (the captions of a subtitle track, of CEA-608 closed captions or
+// burned into the picture, as the project's next timeline revision:
+// media_extract.ts), and follow the jobs live to Play, Download or copy
+// what they made. Rendering needs caption_render, extracting
+// caption_extract; uploads either.
 
 import { ApiError, messageOf, type Client } from "../api/client";
 import { FIX_PROFILES, PRESETS, type FixProfile, type Preset, type Project } from "../api/types";
@@ -11,19 +14,15 @@ import { announce, formatDate, h, replace } from "../dom";
 import { FIX_LABELS, PRESET_LABELS } from "../ui/labels";
 import { askForPro, noticeCard } from "../ui/notice";
 import { MediaApi, type MediaSession, type RenderMode, type RenderRequest } from "./media_api";
+import { extractCard } from "./media_extract";
 import { aboutText, bytesText, containerName, durationText, durationWords, probeText, rateText, untilText } from "./media_format";
-import { isBusy, jobsCard, setBusy } from "./media_jobs";
+import { errorBox, isBusy, jobsCard, needsFeature, setBusy } from "./media_jobs";
 import { currentUpload, forgetUpload, pendingUploads, sameFile, setCurrentUpload, Upload, type UploadState } from "./media_upload";
 
 const RENDER = "caption_render";
 const EXTRACT = "caption_extract";
 const LAST_PROJECT_KEY = "captionqa.mediaProject";
 const ACCEPT = "video/*,.mp4,.m4v,.mov,.mkv,.webm,.ts,.mts,.m2ts,.mxf";
-
-/** needsFeature tells whether an error is a video entitlement missing. */
-function needsFeature(e: unknown, ...features: string[]): boolean {
-  return e instanceof ApiError && e.status === 403 && features.includes(String(e.details.missingFeature));
-}
 
 /**
  * videoOff tells whether an error is video switched off on this server
@@ -32,21 +31,6 @@ function needsFeature(e: unknown, ...features: string[]): boolean {
  */
 export function videoOff(e: unknown): boolean {
   return e instanceof ApiError && e.status === 503 && (e.details.reason === "video_off" || e.details.retryAfterSeconds === undefined);
-}
-
-function errorBox(id: string) {
-  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
-  return {
-    el,
-    show(msg: string) {
-      el.hidden = false;
-      replace(el, msg);
-    },
-    hide() {
-      el.hidden = true;
-      replace(el);
-    },
-  };
 }
 
 function rememberProject(id: string): void {
@@ -67,6 +51,7 @@ function lastProject(): string {
 
 interface Features {
   render: boolean;
+  extract: boolean;
   upload: boolean;
 }
 
@@ -87,7 +72,7 @@ export function mediaPage(client: Client, projectId: string | null): HTMLElement
 
   let view: { destroy(): void } | null = null;
   let projects: Project[] = [];
-  let features: Features = { render: true, upload: true };
+  let features: Features = { render: true, extract: true, upload: true };
 
   // The jobs poll and the upload's listener end with the page.
   const cleanup = () => {
@@ -105,16 +90,29 @@ export function mediaPage(client: Client, projectId: string | null): HTMLElement
     select.value = p.id;
     rememberProject(p.id);
     history.replaceState(null, "", `#/media/${encodeURIComponent(p.id)}`);
-    replace(
-      info,
-      p.status === "ready" ? `Timeline revision ${p.irRevision}, ${p.cueCount} ${p.cueCount === 1 ? "cue" : "cues"}. ` : "No timeline yet. ",
-      h("a", { id: "media-project-open", href: `#/projects/${encodeURIComponent(p.id)}` }, "Open the project"),
-    );
+    showInfo(p);
     // With video off here, the project is beside the point: the notice stands alone.
-    const v = projectWork(api, client, p, features, () => (chooser.hidden = true));
+    const v = projectWork(api, client, p, features, () => (chooser.hidden = true), (np) => {
+      // An extract made a revision: the header and the chooser say so.
+      if (select.value === np.id) showInfo(np);
+      const opt = [...select.options].find((o) => o.value === np.id);
+      if (opt) opt.textContent = projectLabel(np);
+    });
     view = v;
     replace(work, v.el);
     if (focus) announce(`Project ${p.name}: its media and jobs.`);
+  }
+
+  function showInfo(p: Project): void {
+    replace(
+      info,
+      h(
+        "span",
+        { id: "media-project-revision", "data-revision": p.irRevision },
+        p.status === "ready" ? `Timeline revision ${p.irRevision}, ${p.cueCount} ${p.cueCount === 1 ? "cue" : "cues"}. ` : "No timeline yet. ",
+      ),
+      h("a", { id: "media-project-open", href: `#/projects/${encodeURIComponent(p.id)}` }, "Open the project"),
+    );
   }
 
   select.addEventListener("change", () => open(select.value, true));
@@ -125,7 +123,7 @@ export function mediaPage(client: Client, projectId: string | null): HTMLElement
       projects = list.projects;
       if (me) {
         const f = me.features ?? [];
-        features = { render: f.includes(RENDER), upload: f.includes(RENDER) || f.includes(EXTRACT) };
+        features = { render: f.includes(RENDER), extract: f.includes(EXTRACT), upload: f.includes(RENDER) || f.includes(EXTRACT) };
       }
       if (!features.render && !features.upload) {
         replace(chooser);
@@ -153,7 +151,7 @@ export function mediaPage(client: Client, projectId: string | null): HTMLElement
         );
         return;
       }
-      replace(select, ...projects.map((p) => h("option", { value: p.id }, p.status === "ready" ? p.name : `${p.name} (no timeline)`)));
+      replace(select, ...projects.map((p) => h("option", { value: p.id }, projectLabel(p))));
       select.disabled = false;
       const want = [projectId, lastProject()].find((id) => id && projects.some((p) => p.id === id));
       const first = projects.find((p) => p.status === "ready") ?? projects[0];
@@ -170,6 +168,10 @@ export function mediaPage(client: Client, projectId: string | null): HTMLElement
   return page;
 }
 
+function projectLabel(p: Project): string {
+  return p.status === "ready" ? p.name : `${p.name} (no timeline)`;
+}
+
 function videoOffNote(): HTMLElement {
   return noticeCard(
     "media-off",
@@ -177,7 +179,7 @@ function videoOffNote(): HTMLElement {
     [
       "This CaptionQA server runs without video: ffmpeg is not installed or not usable there, or it was started with ",
       h("code", null, "--video off"),
-      ". Media cannot be uploaded and renders cannot run. Caption files still export as usual on the Projects page.",
+      ". Media cannot be uploaded, and renders and extracts cannot run. Caption files still export as usual on the Projects page.",
     ],
     ["Ask the administrator to install ffmpeg (", h("code", null, "make deps"), " does) and restart the server."],
   );
@@ -188,7 +190,7 @@ function proGate(id: string, title: string): HTMLElement {
     id,
     title,
     [
-      "Uploading a video and rendering captions into it (soft subtitles or burned in) are video add-ons of the Pro plan (",
+      "Uploading a video, rendering captions into it (soft subtitles or burned in) and extracting the captions it carries are video add-ons of the Pro plan (",
       h("code", null, RENDER),
       ", ",
       h("code", null, EXTRACT),
@@ -200,10 +202,11 @@ function proGate(id: string, title: string): HTMLElement {
 
 // ---- one project's work area
 
-function projectWork(api: MediaApi, client: Client, p: Project, features: Features, onVideoOff: () => void) {
+function projectWork(api: MediaApi, client: Client, p: Project, features: Features, onVideoOff: () => void, onProject: (p: Project) => void) {
   let media: MediaSession[] = [];
   let gated = false;
-  const mediaName = (key: string) => media.find((m) => m.objectKey === key)?.filename ?? "";
+  let destroyed = false;
+  const mediaOf = (key: string) => media.find((m) => m.objectKey === key);
   /** gate replaces the work area when the error says video is off here. */
   const gate = (e: unknown): boolean => {
     if (!videoOff(e)) return false;
@@ -219,14 +222,33 @@ function projectWork(api: MediaApi, client: Client, p: Project, features: Featur
   const list = mediaCard(api, p.id, (m) => {
     media = m;
     render.setMedia(m);
+    extract.setMedia(m);
   }, gate);
-  const jobs = jobsCard(api, client, p.id, mediaName, gate);
+  const jobs = jobsCard(api, client, p.id, { mediaOf, gate, extracted: () => void refreshProject() });
   const upload = uploadCard(api, p.id, features.upload, () => void list.load(), gate);
   const render = renderCard(api, p, features.render, (jobId) => void jobs.added(jobId), gate);
-  const el = h("div", { class: "media-work" }, upload.el, list.el, render.el, jobs.el);
+  const extract = extractCard(api, p, features.extract, (jobId) => void jobs.added(jobId), gate);
+  const el = h("div", { class: "media-work" }, upload.el, list.el, render.el, extract.el, jobs.el);
   function destroy(): void {
+    destroyed = true;
     upload.destroy();
     jobs.destroy();
+  }
+  /** refreshProject reads the project's header again after an extract made a revision. */
+  async function refreshProject(): Promise<void> {
+    try {
+      const d = await client.getProject(p.id);
+      if (destroyed) return;
+      p.status = d.status;
+      p.irRevision = d.irRevision;
+      p.cueCount = d.cueCount;
+      p.updatedAt = d.updatedAt;
+      onProject(p);
+      render.setProject(p);
+      extract.setProject(p);
+    } catch {
+      // The header stays as it was; reloading the page shows the new revision.
+    }
   }
   void list.load().then(() => (gated ? undefined : jobs.load()));
   return { el, destroy };
@@ -600,7 +622,7 @@ const CODECS: Record<"mp4" | "mkv", { id: "mov_text" | "srt" | "webvtt" | "ass";
 
 function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (jobId: string) => void, gate: (e: unknown) => boolean) {
   if (!allowed) {
-    return { el: proGate("render-pro", "Rendering captions into video needs Pro"), setMedia() {} };
+    return { el: proGate("render-pro", "Rendering captions into video needs Pro"), setMedia() {}, setProject() {} };
   }
   const err = errorBox("render-error");
   const modeInputs = MODES.map((m) => {
@@ -661,7 +683,7 @@ function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (job
       h("p", { id: "render-language-hint", class: "muted small" }, "ISO 639-2, e.g. eng. Empty: the timeline's."),
     ),
   );
-  const noTimeline = p.status !== "ready" || !p.irRevision;
+  let noTimeline = p.status !== "ready" || !p.irRevision;
   const form = h(
     "form",
     { id: "render-form", novalidate: true },
@@ -732,9 +754,29 @@ function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (job
   }
   setMedia([]);
 
-  if (noTimeline) {
-    start.disabled = true;
-    status.textContent = "";
+  // The note under the heading: the revision a render renders, or why there is none.
+  const note = h("div", { id: "render-note" });
+  function showTimeline(): void {
+    start.disabled = noTimeline;
+    replace(
+      note,
+      noTimeline
+        ? h(
+            "p",
+            { id: "render-no-timeline", class: "alert warning" },
+            "This project has no caption timeline yet, so there is nothing to render. Add one from a caption file on ",
+            h("a", { href: `#/projects/${encodeURIComponent(p.id)}` }, "its Projects page"),
+            " or extract the captions of a video below.",
+          )
+        : h("p", { class: "muted small" }, `Renders timeline revision ${p.irRevision}. A render counts one run of today's pool; a failed or canceled one gives it back.`),
+    );
+  }
+  showTimeline();
+  /** setProject takes the project's header again (an extract made a revision). */
+  function setProject(np: Project): void {
+    p = np;
+    noTimeline = p.status !== "ready" || !p.irRevision;
+    showTimeline();
   }
 
   const fields: Record<string, HTMLElement> = { mediaObjectKey: mediaSel, preset, fixProfile: fix, outputDelivery: delivery, container, subtitleCodec: codec, language };
@@ -806,17 +848,9 @@ function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (job
     "section",
     { id: "render-card", class: "card", "aria-labelledby": "render-h" },
     h("h2", { id: "render-h" }, "Start a render"),
-    noTimeline
-      ? h(
-          "p",
-          { id: "render-no-timeline", class: "alert warning" },
-          "This project has no caption timeline yet, so there is nothing to render. Add one from a caption file on ",
-          h("a", { href: `#/projects/${encodeURIComponent(p.id)}` }, "its Projects page"),
-          ".",
-        )
-      : h("p", { class: "muted small" }, `Renders timeline revision ${p.irRevision}. A render counts one run of today's pool; a failed or canceled one gives it back.`),
+    note,
     form,
     err.el,
   );
-  return { el: card, setMedia };
+  return { el: card, setMedia, setProject };
 }

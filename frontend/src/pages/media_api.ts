@@ -1,7 +1,7 @@
-// Wire types and calls of the media upload and video job routes (issue
-// 16): POST/GET /api/v1/media/upload, .../complete, GET /api/v1/media,
-// POST /api/v1/jobs/render, GET/DELETE /api/v1/jobs/{id}, GET
-// /api/v1/jobs. They go through the signed-in session as every page's
+// Wire types and calls of the media upload and video job routes (issues
+// 16 and 17): POST/GET /api/v1/media/upload, .../complete, GET
+// /api/v1/media, POST /api/v1/jobs/render, POST /api/v1/jobs/extract,
+// GET/DELETE /api/v1/jobs/{id}, GET /api/v1/jobs. They go through the signed-in session as every page's
 // calls do (Client.v1: cookie + X-CSRF-Token, the error envelope as an
 // ApiError).
 
@@ -92,6 +92,7 @@ export interface CompleteRequest {
 
 export type JobStatus = "queued" | "running" | "succeeded" | "failed" | "canceled";
 export type RenderMode = "sidecar" | "mux_soft" | "burn_in";
+export type ExtractMode = "soft_track" | "broadcast_cc" | "ocr_burned";
 
 export interface JobArtifact {
   artifactId: string;
@@ -103,7 +104,8 @@ export interface JobArtifact {
 export interface Job {
   jobId: string;
   kind: "render" | "extract" | string;
-  mode: RenderMode | string;
+  /** mode is a render's mode or an extract's extractMode. */
+  mode: RenderMode | ExtractMode | string;
   status: JobStatus | string;
   /** progress runs from 0 to 1. */
   progress: number;
@@ -115,7 +117,12 @@ export interface Job {
   container?: string;
   subtitleCodec?: string;
   language?: string;
+  /** irRevision is the revision a render renders; for an extract, the one current when it was accepted. */
   irRevision: number;
+  /** trackIndex is the subtitle stream an extract reads (0-based among the subtitle streams). */
+  trackIndex?: number;
+  /** resultRevision is the timeline revision a succeeded extract's captions became. */
+  resultRevision?: number;
   createdAt: string;
   startedAt?: string;
   finishedAt?: string;
@@ -140,7 +147,15 @@ export interface RenderRequest {
   language?: string;
 }
 
-export interface RenderAccepted {
+export interface ExtractRequest {
+  projectId: string;
+  extractMode: ExtractMode;
+  mediaObjectKey: string;
+  trackIndex?: number;
+}
+
+/** JobAccepted is the 202 answer of a render or an extract. */
+export interface JobAccepted {
   jobId: string;
   status: JobStatus | string;
   kind: string;
@@ -176,8 +191,12 @@ export class MediaApi {
     return r.media ?? [];
   }
 
-  render(req: RenderRequest): Promise<RenderAccepted> {
-    return this.call<RenderAccepted>("POST", "/jobs/render", req);
+  render(req: RenderRequest): Promise<JobAccepted> {
+    return this.call<JobAccepted>("POST", "/jobs/render", req);
+  }
+
+  extract(req: ExtractRequest): Promise<JobAccepted> {
+    return this.call<JobAccepted>("POST", "/jobs/extract", req);
   }
 
   async getJob(jobId: string): Promise<Job> {

@@ -187,3 +187,110 @@ export function containerName(c: string | undefined): string {
   const names: Record<string, string> = { mp4: "MP4/MOV", matroska: "Matroska", webm: "WebM", mpegts: "MPEG-TS" };
   return c ? (names[c] ?? c) : "";
 }
+
+// ISO 639-2 codes (terminology and bibliographic) of the languages most
+// often tagged on subtitle tracks; others show as their code.
+const LANGUAGES: Record<string, string> = {
+  eng: "English",
+  fra: "French",
+  fre: "French",
+  deu: "German",
+  ger: "German",
+  spa: "Spanish",
+  ita: "Italian",
+  por: "Portuguese",
+  nld: "Dutch",
+  dut: "Dutch",
+  swe: "Swedish",
+  nor: "Norwegian",
+  nob: "Norwegian Bokmål",
+  nno: "Norwegian Nynorsk",
+  dan: "Danish",
+  fin: "Finnish",
+  isl: "Icelandic",
+  ice: "Icelandic",
+  pol: "Polish",
+  ces: "Czech",
+  cze: "Czech",
+  slk: "Slovak",
+  slo: "Slovak",
+  hun: "Hungarian",
+  ron: "Romanian",
+  rum: "Romanian",
+  ell: "Greek",
+  gre: "Greek",
+  tur: "Turkish",
+  rus: "Russian",
+  ukr: "Ukrainian",
+  ara: "Arabic",
+  heb: "Hebrew",
+  hin: "Hindi",
+  jpn: "Japanese",
+  kor: "Korean",
+  zho: "Chinese",
+  chi: "Chinese",
+  vie: "Vietnamese",
+  tha: "Thai",
+  ind: "Indonesian",
+  cym: "Welsh",
+  wel: "Welsh",
+  gle: "Irish",
+  gla: "Scottish Gaelic",
+  cat: "Catalan",
+  eus: "Basque",
+  baq: "Basque",
+  glg: "Galician",
+};
+
+/** languageName is a stream's language tag for people: "eng" → "English"; "" when untagged. */
+export function languageName(code: string | undefined): string {
+  const c = (code ?? "").trim().toLowerCase();
+  if (!c || c === "und") return "";
+  return LANGUAGES[c] ?? c;
+}
+
+const SUBTITLE_CODECS: Record<string, string> = {
+  subrip: "SubRip",
+  srt: "SubRip",
+  ass: "ASS",
+  ssa: "SSA",
+  webvtt: "WebVTT",
+  mov_text: "mov_text",
+  text: "plain text",
+};
+
+/** subtitleTracks are the probe's subtitle streams in their order (an extract's trackIndex). */
+export function subtitleTracks(p: MediaProbe | undefined): MediaStream[] {
+  const subs = (p?.streams ?? []).filter((s) => s.type === "subtitle");
+  return subs
+    .map((s, i) => ({ s, n: s.subtitleIndex ?? i }))
+    .sort((a, b) => a.n - b.n)
+    .map(({ s, n }) => ({ ...s, subtitleIndex: n }));
+}
+
+/** isClosedCaptionTrack tells a QuickTime c608 (CEA-608) track. */
+export function isClosedCaptionTrack(s: MediaStream): boolean {
+  return s.codec === "eia_608" || s.codec === "c608";
+}
+
+/**
+ * trackLabel names a subtitle track in the words of a track menu, counted
+ * from 1: "Track 1 · English · SubRip (default)".
+ */
+export function trackLabel(s: MediaStream): string {
+  const parts = [`Track ${(s.subtitleIndex ?? 0) + 1}`];
+  const l = languageName(s.language);
+  if (l) parts.push(l);
+  const title = (s.title ?? "").trim();
+  if (title && title.toLowerCase() !== l.toLowerCase()) parts.push(`“${title}”`);
+  parts.push(isClosedCaptionTrack(s) ? "CEA-608" : (SUBTITLE_CODECS[s.codec?.toLowerCase()] ?? codecName(s.codec)));
+  const flags = [s.default ? "default" : "", s.forced ? "forced" : ""].filter(Boolean);
+  return flags.length ? `${parts.join(" · ")} (${flags.join(", ")})` : parts.join(" · ");
+}
+
+/** trackUnreadable says why soft_track cannot read a track, "" when it can. */
+export function trackUnreadable(s: MediaStream): string {
+  if (s.text) return "";
+  if (isClosedCaptionTrack(s)) return "closed captions: choose Broadcast closed captions";
+  return "a bitmap track, not text: cannot be read";
+}

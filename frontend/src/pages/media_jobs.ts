@@ -1,19 +1,20 @@
-// The Jobs card of the Media & Jobs page: a project's video jobs, newest
-// first, with live progress. While any job is queued or running the card
+// The Jobs card of the Media & Jobs page: a project's video jobs (renders
+// and extracts), newest first, with live progress. While any job is queued or running the card
 // asks for each of those about once a second (GET /api/v1/jobs/{id}) and
 // stops when none is left, or when the page is gone. Status changes are
 // announced once each; progress is not (it is on screen and in the bar).
 // A finished job offers Download (its signed link), Play (the video in a
 // <video> element: the link serves ranges) and, for an inline sidecar,
-// its text with Copy.
+// its text with Copy. A succeeded extract says which timeline revision
+// its captions became, links to the project, and offers its IR and SRT.
 
 import { ApiError, messageOf, type Client } from "../api/client";
 import type { Preset } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { copyText } from "../download";
 import { PRESET_LABELS } from "../ui/labels";
-import type { Job, JobArtifact, MediaApi } from "./media_api";
-import { aboutText, bytesText, spanText } from "./media_format";
+import type { Job, JobArtifact, MediaApi, MediaSession } from "./media_api";
+import { aboutText, bytesText, languageName, spanText, subtitleTracks } from "./media_format";
 
 const POLL_MS = 1000;
 /** After a failed poll the next waits longer, up to this. */
@@ -24,6 +25,13 @@ export const MODE_LABELS: Record<string, string> = {
   sidecar: "Sidecar",
   mux_soft: "Soft subtitles",
   burn_in: "Burn-in",
+};
+
+/** EXTRACT_SOURCES name an extract's source after "Extract · ". */
+const EXTRACT_SOURCES: Record<string, string> = {
+  soft_track: "subtitle track",
+  broadcast_cc: "closed captions (CEA-608)",
+  ocr_burned: "burned-in captions (OCR)",
 };
 
 const STATUS: Record<string, { icon: string; text: string }> = {
@@ -43,7 +51,33 @@ const ERROR_LABELS: Record<string, string> = {
   revision_gone: "Timeline revision gone",
   processing_failed: "Captions could not be processed",
   no_video_stream: "No video stream",
+  no_captions: "No captions in the track",
+  no_closed_captions: "No closed captions found",
+  no_captions_detected: "No captions detected",
 };
+
+/**
+ * errorBox is an alert box of the page, hidden until it shows a message.
+ * needsFeature tells whether an error is a video entitlement missing.
+ */
+export function errorBox(id: string) {
+  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
+  return {
+    el,
+    show(msg: string) {
+      el.hidden = false;
+      replace(el, msg);
+    },
+    hide() {
+      el.hidden = true;
+      replace(el);
+    },
+  };
+}
+
+export function needsFeature(e: unknown, ...features: string[]): boolean {
+  return e instanceof ApiError && e.status === 403 && features.includes(String(e.details.missingFeature));
+}
 
 /**
  * setBusy marks a button busy while its request runs: aria-disabled, not
@@ -62,8 +96,19 @@ export function isActive(j: Job): boolean {
   return j.status === "queued" || j.status === "running";
 }
 
-/** jobTitle names a job in words: "Soft subtitles, MP4 (mov_text)". */
+function isExtract(j: Job): boolean {
+  return j.kind === "extract";
+}
+
+/** extractSource is what an extract reads: "subtitle track 2" (counted from 1). */
+function extractSource(j: Job): string {
+  const what = EXTRACT_SOURCES[j.mode] ?? j.mode.replace(/_/g, " ");
+  return j.mode === "soft_track" ? `${what} ${(j.trackIndex ?? 0) + 1}` : what;
+}
+
+/** jobTitle names a job in words: "Soft subtitles, MP4 (mov_text)", "Extract · subtitle track 1". */
 export function jobTitle(j: Job): string {
+  if (isExtract(j)) return `Extract · ${extractSource(j)}`;
   const mode = MODE_LABELS[j.mode] ?? j.mode;
   if (j.mode === "mux_soft") return `${mode}, ${(j.container ?? "mp4").toUpperCase()}${j.subtitleCodec ? ` (${j.subtitleCodec})` : ""}`;
   if (j.mode === "sidecar") return `${mode}, ${j.outputDelivery === "inline" ? "inline" : "file"}`;
@@ -82,6 +127,11 @@ function finishedText(j: Job): string {
 }
 
 /** clockOf is a time of day, "14:05". */
+/** jobWords name a job in a sentence: "Burn-in render", "Extract of subtitle track 1". */
+function jobWords(j: Job): string {
+  return isExtract(j) ? `Extract of ${extractSource(j)}` : `${jobTitle(j)} render`;
+}
+
 function clockOf(iso: string): string {
   const d = new Date(iso);
   return isNaN(d.getTime()) ? iso : d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
@@ -128,7 +178,17 @@ export interface JobsCard {
   destroy(): void;
 }
 
-export function jobsCard(api: MediaApi, client: Client, projectId: string, mediaName: (objectKey: string) => string, gate: (e: unknown) => boolean): JobsCard {
+export interface JobsOptions {
+  /** mediaOf is the project's media of an object key, when listed. */
+  mediaOf(objectKey: string): MediaSession | undefined;
+  /** gate takes an error that replaces the page (video off here). */
+  gate(e: unknown): boolean;
+  /** extracted is told of an extract seen to succeed: the project has a new revision. */
+  extracted(j: Job): void;
+}
+
+export function jobsCard(api: MediaApi, client: Client, projectId: string, opts: JobsOptions): JobsCard {
+  const { mediaOf, gate } = opts;
   const rows = new Map<string, Row>();
   const eta = new Eta();
   let timer: number | null = null;
@@ -161,7 +221,11 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
     ),
     tbody,
   );
-  const empty = h("p", { id: "jobs-empty", class: "muted", hidden: true }, "No jobs yet. Start a render above; its progress shows here, and the finished file can be played or downloaded.");
+  const empty = h(
+    "p",
+    { id: "jobs-empty", class: "muted", hidden: true },
+    "No jobs yet. Start a render or extract captions above; the progress shows here, and what a job makes can be played or downloaded.",
+  );
   const loading = h("p", { id: "jobs-loading", class: "muted" }, "Loading jobs…");
   const area = h("div", { id: "jobs-area", "aria-busy": "true" }, loading, h("div", { class: "table-wrap" }, table), empty);
   const preview = previewPanel(client, showErr);
@@ -208,12 +272,18 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
     if (!r) return;
     const was = r.job.status;
     r.update(j);
-    if (was !== j.status) {
-      const what = `${jobTitle(j)} render`;
-      if (j.status === "succeeded") announce(`${what} succeeded: ready to ${j.mode === "sidecar" ? "view or download" : "play or download"}.`);
-      else if (j.status === "failed") announce(`${what} failed: ${j.error?.message ?? "no reason given"}.`);
-      else announce(`${what} is ${STATUS[j.status]?.text.toLowerCase() ?? j.status}.`);
-    }
+    if (was !== j.status) changed(j);
+  }
+
+  /** changed announces a job's new status; an extract's success also tells the page. */
+  function changed(j: Job): void {
+    const what = jobWords(j);
+    if (j.status === "succeeded" && isExtract(j)) {
+      announce(`${what} succeeded: its captions became timeline revision ${j.resultRevision ?? "?"} of the project.`);
+      opts.extracted(j);
+    } else if (j.status === "succeeded") announce(`${what} succeeded: ready to ${j.mode === "sidecar" ? "view or download" : "play or download"}.`);
+    else if (j.status === "failed") announce(`${what} failed: ${j.error?.message ?? "no reason given"}.`);
+    else announce(`${what} is ${STATUS[j.status]?.text.toLowerCase() ?? j.status}.`);
   }
 
   function render(list: Job[]): void {
@@ -222,7 +292,9 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
       seen.add(j.jobId);
       const r = rows.get(j.jobId);
       if (r) {
+        const was = r.job.status;
         r.update(j);
+        if (was !== j.status) changed(j);
         return r;
       }
       const nr = jobRow(j);
@@ -266,8 +338,11 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
   async function added(jobId: string): Promise<void> {
     try {
       const j = await api.getJob(jobId);
+      const known = rows.has(jobId);
       const list = [j, ...[...rows.values()].map((r) => r.job).filter((x) => x.jobId !== jobId)];
       render(list);
+      // A quick job may have ended before it was first seen.
+      if (!known && !isActive(j)) changed(j);
     } catch {
       await load();
     }
@@ -299,14 +374,20 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
       row.job = j;
       tr.dataset.status = j.status;
       tr.dataset.mode = j.mode;
-      const name = j.mediaObjectKey ? mediaName(j.mediaObjectKey) : "";
+      tr.dataset.kind = j.kind;
+      const m = j.mediaObjectKey ? mediaOf(j.mediaObjectKey) : undefined;
+      const name = m?.filename ?? "";
+      // An extract: the file and the track's language; a render: preset, file and the revision it renders.
+      const sub = isExtract(j)
+        ? [name, j.mode === "soft_track" ? languageName(subtitleTracks(m?.probe).find((s) => s.subtitleIndex === (j.trackIndex ?? 0))?.language) : ""]
+        : [PRESET_LABELS[j.preset as Preset] ?? j.preset, name, `revision ${j.irRevision}`];
       replace(
         titleCell,
         h("span", { class: "job-name" }, jobTitle(j)),
         h(
           "span",
           { class: "job-sub muted small" },
-          [PRESET_LABELS[j.preset as Preset] ?? j.preset, name, `revision ${j.irRevision}`].filter(Boolean).join(" · "),
+          sub.filter(Boolean).join(" · "),
           " · ",
           h("time", { class: "job-when", datetime: j.createdAt, title: `Started ${formatDate(j.createdAt)}` }, clockOf(j.createdAt)),
         ),
@@ -314,7 +395,7 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
       const p = Math.max(0, Math.min(1, j.progress || 0));
       const percent = j.status === "succeeded" ? 100 : Math.floor(p * 100);
       bar.value = percent;
-      bar.setAttribute("aria-label", `Progress of ${jobTitle(j)}`);
+      bar.setAttribute("aria-label", `Progress of the ${jobWords(j).toLowerCase()}`);
       bar.setAttribute("aria-valuetext", `${percent}%`);
       pct.textContent = `${percent}%`;
       if (j.status === "queued") {
@@ -341,6 +422,14 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
       replace(
         statusCell,
         h("span", { class: `badge job-${j.status}`, "data-status": j.status }, h("span", { class: "badge-icon", "aria-hidden": "true" }, s.icon), " ", s.text),
+        j.status === "succeeded" && isExtract(j) && j.resultRevision
+          ? h(
+              "div",
+              { class: "job-result" },
+              h("span", { class: "job-result-text" }, "Became revision ", h("strong", { class: "job-result-revision" }, String(j.resultRevision))),
+              h("a", { class: "job-open", href: `#/projects/${encodeURIComponent(j.projectId)}` }, "Open the project"),
+            )
+          : null,
         j.status === "failed" && j.error
           ? h(
               "div",
@@ -356,7 +445,7 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
 
     function showActions(j: Job): void {
       const hadFocus = actions.contains(document.activeElement);
-      const label = `${jobTitle(j).toLowerCase()} render of ${clockOf(j.createdAt)}`;
+      const label = `${jobWords(j).toLowerCase()} of ${clockOf(j.createdAt)}`;
       const buttons: HTMLButtonElement[] = [];
       if (isActive(j)) {
         const cancel = h("button", { type: "button", class: "button secondary small job-cancel", "aria-label": `Cancel the ${label}` }, "Cancel");
@@ -376,17 +465,42 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, media
           show.addEventListener("click", () => preview.text(j, show));
           buttons.push(show);
         }
-        for (const a of arts) {
+        // An extract makes two files (its timeline as SRT and as IR JSON): "Download [SRT] [JSON]".
+        const byKind = isExtract(j);
+        const ordered = byKind ? [...arts].sort((x, y) => Number(/\.json$/i.test(x.filename)) - Number(/\.json$/i.test(y.filename))) : arts;
+        for (const a of ordered) {
+          const kind = byKind ? (/\.([a-z0-9]+)$/i.exec(a.filename)?.[1].toUpperCase() ?? "") : "";
+          const what = kind === "JSON" ? "JSON (the timeline as CaptionQA IR)" : kind;
           const dl = h(
             "button",
-            { type: "button", class: "button secondary small job-download", "data-artifact-id": a.artifactId, "data-filename": a.filename, "aria-label": `Download ${a.filename}, ${bytesText(a.bytes)}` },
-            "Download",
+            {
+              type: "button",
+              class: `button secondary small job-download${kind ? " job-download-typed" : ""}`,
+              "data-artifact-id": a.artifactId,
+              "data-filename": a.filename,
+              "aria-label": kind ? `Download ${what}: ${a.filename}, ${bytesText(a.bytes)}` : `Download ${a.filename}, ${bytesText(a.bytes)}`,
+              title: kind ? `${a.filename}, ${bytesText(a.bytes)}` : null,
+            },
+            kind || "Download",
           );
           dl.addEventListener("click", () => void download(a, dl));
           buttons.push(dl);
         }
       }
-      replace(actions, buttons.length ? h("div", { class: "job-buttons" }, ...buttons) : null);
+      // Typed downloads stay together on one line: "Download [SRT] [JSON]".
+      const typed = buttons.filter((x) => x.classList.contains("job-download-typed"));
+      const rest = buttons.filter((x) => !typed.includes(x));
+      replace(
+        actions,
+        buttons.length
+          ? h(
+              "div",
+              { class: "job-buttons" },
+              ...rest,
+              typed.length ? h("span", { class: "job-downloads" }, h("span", { class: "job-download-label muted small", "aria-hidden": "true" }, "Download"), ...typed) : null,
+            )
+          : null,
+      );
       if (hadFocus) (buttons[0] ?? document.getElementById("jobs-h"))?.focus();
     }
 

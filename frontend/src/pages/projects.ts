@@ -28,7 +28,7 @@ import { timeline } from "../ui/timeline";
 
 const PAGE_SIZE = 20;
 const MAX_BYTES = 4_456_448;
-const ACCEPT = ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.json";
+const ACCEPT = ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.scc,.stl,.json";
 
 /** projectsPage renders the list, or one project when id is set. */
 export function projectsPage(client: Client, id: string | null): HTMLElement {

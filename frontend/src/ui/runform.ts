@@ -37,7 +37,7 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
     id: "qa-file",
     type: "file",
     class: "visually-hidden",
-    accept: ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.json",
+    accept: ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.scc,.stl,.json",
     "aria-describedby": "qa-drop-hint",
     onchange: () => setFile(input.files?.[0]),
   });
