@@ -99,14 +99,7 @@ func (s *Service) storeExtract(ctx context.Context, j *Job, out *produced) error
 		e.Artifacts = append(e.Artifacts, a)
 	}
 	j.ExportID, j.Artifacts = e.ID, e.Artifacts
-	ok, err := s.o.Store.Succeed(ctx, j, e)
-	if err != nil || !ok {
-		for _, a := range e.Artifacts {
-			_ = s.o.Blobs.Delete(context.WithoutCancel(ctx), a.BlobKey) // else the orphan sweeper does
-		}
-		return err
-	}
-	return nil
+	return s.succeed(ctx, j, e)
 }
 
 // putRevision stores ir on top of the project's current revision,

@@ -33,14 +33,21 @@ func (s *Service) store(ctx context.Context, j *Job, out *produced) error {
 		e.Artifacts = []project.Artifact{*a}
 		j.ExportID, j.Artifacts = e.ID, e.Artifacts
 	}
+	return s.succeed(ctx, j, e)
+}
+
+// succeed records the job's success with e (its artifacts, already in the
+// blob store; nil for none) in one transaction. When the run is no longer
+// current (canceled meanwhile) or the write fails, the artifacts' bytes
+// are deleted (else the orphan sweeper does).
+func (s *Service) succeed(ctx context.Context, j *Job, e *project.Export) error {
 	ok, err := s.o.Store.Succeed(ctx, j, e)
-	if err != nil || !ok {
-		if e != nil {
-			_ = s.o.Blobs.Delete(context.WithoutCancel(ctx), e.Artifacts[0].BlobKey) // else the orphan sweeper does
+	if (err != nil || !ok) && e != nil {
+		for _, a := range e.Artifacts {
+			_ = s.o.Blobs.Delete(context.WithoutCancel(ctx), a.BlobKey)
 		}
-		return err
 	}
-	return nil
+	return err
 }
 
 // putArtifact stores the run's file and returns its artifact.

@@ -1,11 +1,8 @@
 package scc
 
 import (
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -17,27 +14,12 @@ import (
 // says. It logs how many files, cues and diagnostics of each code it saw.
 func TestCorpusAll(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	files, cues := 0, 0
-	codes := map[string]int{}
-	t.Cleanup(func() {
-		var list []string
-		for _, c := range slices.Sorted(maps.Keys(codes)) {
-			list = append(list, c+" "+strconv.Itoa(codes[c]))
-		}
-		t.Logf("read %d SCC files, %d cues; diagnostics: %s", files, cues, strings.Join(list, ", "))
-	})
+	tally := golden.NewTally(t, "SCC")
 	golden.Corpus(t, func(t *testing.T, c golden.Case) {
 		tr, diags := golden.MustParse(t, Parse, c.Input)
 		checkInvariants(t, tr, diags)
 		assertDelivered(t, tr)
-		mu.Lock()
-		defer mu.Unlock()
-		files++
-		cues += len(tr.Cues)
-		for _, d := range diags {
-			codes[d.Code]++
-		}
+		tally.Add(tr, diags)
 	}, ".scc")
 }
 

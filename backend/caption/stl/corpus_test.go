@@ -1,11 +1,8 @@
 package stl
 
 import (
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -17,26 +14,11 @@ import (
 // files, cues and diagnostics of each code it saw.
 func TestCorpusAll(t *testing.T) {
 	t.Parallel()
-	var mu sync.Mutex
-	files, cues := 0, 0
-	codes := map[string]int{}
-	t.Cleanup(func() {
-		var list []string
-		for _, c := range slices.Sorted(maps.Keys(codes)) {
-			list = append(list, c+" "+strconv.Itoa(codes[c]))
-		}
-		t.Logf("read %d EBU STL files, %d cues; diagnostics: %s", files, cues, strings.Join(list, ", "))
-	})
+	tally := golden.NewTally(t, "EBU STL")
 	golden.Corpus(t, func(t *testing.T, c golden.Case) {
 		tr, diags := golden.MustParse(t, Parse, c.Input)
 		checkInvariants(t, tr, diags)
-		mu.Lock()
-		defer mu.Unlock()
-		files++
-		cues += len(tr.Cues)
-		for _, d := range diags {
-			codes[d.Code]++
-		}
+		tally.Add(tr, diags)
 	}, ".stl")
 }
 
