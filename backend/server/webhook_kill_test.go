@@ -121,6 +121,17 @@ func TestWebhookKill9Pending(t *testing.T) {
 	// TestWebhookKill9DuringAttempt.
 	sent := len(rcv.deliveries())
 	rcv.waitFor(t, sent+1, logWait)
+	// The receiver has the attempt before the server has recorded its
+	// answer: kill only once the log counts it, or a loaded machine kills
+	// between the two and the attempt is sent again under its number.
+	for deadline := time.Now().Add(logWait); ; time.Sleep(20 * time.Millisecond) {
+		if log := childLog(t, c, secret); len(log) == 1 && log[0].Attempts >= sent+1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the log never counted attempt %d", sent+1)
+		}
+	}
 	time.Sleep(hookChildRetry / 4)
 	c.kill9(t)
 	got := rcv.deliveries()
