@@ -16,7 +16,9 @@ import (
 // the one parser `captionqa serve` and `captionqa desktop` share: --addr,
 // --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
 // --tls-key, --allowed-host, --webhook-ca, --templates, --video,
-// --video-workers, --ffmpeg, --max-media-bytes, --metrics-addr,
+// --video-workers, --ffmpeg, --max-media-bytes, --explain,
+// --explain-endpoint, --explain-model, --explain-timeout,
+// --explain-daily-cap, --metrics-addr,
 // --log-format and --log-level, each defaulting to its environment
 // variable read through getenv (a flag wins over its variable). After fs.Parse, the returned
 // function builds the server.Config, with a logger writing to logs; its
@@ -44,6 +46,7 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	numEnv(envProCap, func(v string) (err error) { cfg.ProDailyCap, err = strconv.Atoi(v); return err })
 	numEnv(envVideoWorkers, func(v string) (err error) { cfg.VideoWorkers, err = strconv.Atoi(v); return err })
 	numEnv(envMaxMedia, func(v string) (err error) { cfg.MaxMediaBytes, err = strconv.ParseInt(v, 10, 64); return err })
+	numEnv(envExplainCap, func(v string) (err error) { cfg.ExplainDailyCap, err = strconv.Atoi(v); return err })
 
 	fs.StringVar(&cfg.Addr, "addr", envOr(envAddr, cfg.Addr), "listen address HOST:PORT (env "+envAddr+")")
 	fs.StringVar(&cfg.DataDir, "data", envOr(envData, cfg.DataDir), "data folder holding captionqa.db and blobs/ (env "+envData+")")
@@ -62,6 +65,11 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	fs.IntVar(&cfg.VideoWorkers, "video-workers", cfg.VideoWorkers, "video jobs that encode (burn-in) at once; default half the cores (env "+envVideoWorkers+")")
 	fs.StringVar(&cfg.FFmpegPath, "ffmpeg", getenv(envFFmpeg), "the ffmpeg binary; ffprobe is looked up beside it (env "+envFFmpeg+"; default: ffmpeg on the PATH)")
 	fs.Int64Var(&cfg.MaxMediaBytes, "max-media-bytes", cfg.MaxMediaBytes, "the largest media upload in bytes; default 8 GiB (env "+envMaxMedia+")")
+	explain := fs.String("explain", envOr(envExplain, "on"), "on or off: off turns ExplainAI off; process results then say not_configured and POST /api/v1/explain answers 503 (env "+envExplain+")")
+	fs.StringVar(&cfg.ExplainEndpoint, "explain-endpoint", getenv(envExplainEndpoint), "base URL of an OpenAI-compatible endpoint on your network (llama.cpp server, Ollama, vLLM), such as http://127.0.0.1:8080/v1, whose model rewrites ExplainAI's prose; without it the built-in explainer writes it (env "+envExplainEndpoint+"; its key, if any, in "+envExplainAPIKey+")")
+	fs.StringVar(&cfg.ExplainModel, "explain-model", getenv(envExplainModel), "the model --explain-endpoint serves (env "+envExplainModel+")")
+	fs.DurationVar(&cfg.ExplainTimeout, "explain-timeout", 0, "how long to wait for the model before the built-in text is used; default 20s")
+	fs.IntVar(&cfg.ExplainDailyCap, "explain-daily-cap", cfg.ExplainDailyCap, "explanations an account may have per UTC day; default 500 (env "+envExplainCap+")")
 	fs.StringVar(&cfg.MetricsAddr, "metrics-addr", getenv(envMetricsAddr), "serve Prometheus metrics at http://HOST:PORT/metrics, a listener of its own without authentication: keep it on loopback (env "+envMetricsAddr+")")
 	logFormat := fs.String("log-format", "text", "log format on stderr: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
@@ -84,6 +92,20 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 		default:
 			return cfg, fmt.Errorf("--video is on or off, not %q", *video)
 		}
+		switch *explain {
+		case "on":
+		case "off":
+			cfg.ExplainOff = true
+		default:
+			return cfg, fmt.Errorf("--explain is on or off, not %q", *explain)
+		}
+		if cfg.ExplainEndpoint != "" && cfg.ExplainModel == "" {
+			return cfg, fmt.Errorf("--explain-endpoint needs --explain-model (env %s)", envExplainModel)
+		}
+		if cfg.ExplainTimeout < 0 || cfg.ExplainDailyCap < 0 {
+			return cfg, fmt.Errorf("--explain-timeout and --explain-daily-cap cannot be negative")
+		}
+		cfg.ExplainAPIKey = getenv(envExplainAPIKey)
 		if cfg.VideoWorkers < 0 || cfg.MaxMediaBytes < 0 {
 			return cfg, fmt.Errorf("--video-workers and --max-media-bytes cannot be negative")
 		}

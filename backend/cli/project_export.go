@@ -11,6 +11,7 @@ import (
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -66,7 +67,7 @@ func runProjectExport(ctx context.Context, args []string, env Env) int {
 		return pf.fail(env, err)
 	}
 	// The pool is the account's own, as for an export through the API.
-	e, err := x.Export(ctx, project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: a.DailyCap,
+	e, err := x.Export(ctx, project.Account{ID: a.ID, Pool: quota.AccountPool(a.ID), Cap: a.DailyCap,
 		Notify: a.Has(account.FeatureProWorkspace)}, pos[0],
 		project.ExportInput{Presets: splitList(*presets), FixProfile: *fix, Standard: *standard})
 	if err != nil {

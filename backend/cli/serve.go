@@ -34,6 +34,14 @@ const (
 	envVideoWorkers = "CAPTIONQA_VIDEO_WORKERS"
 	envFFmpeg       = "CAPTIONQA_FFMPEG"
 	envMaxMedia     = "CAPTIONQA_MAX_MEDIA_BYTES"
+	envExplain      = "CAPTIONQA_EXPLAIN"
+	// envExplainEndpoint, envExplainModel and envExplainAPIKey configure
+	// the optional model; the key is read from the environment only, so
+	// that it never shows in a process list.
+	envExplainEndpoint = "CAPTIONQA_EXPLAIN_ENDPOINT"
+	envExplainModel    = "CAPTIONQA_EXPLAIN_MODEL"
+	envExplainAPIKey   = "CAPTIONQA_EXPLAIN_API_KEY"
+	envExplainCap      = "CAPTIONQA_EXPLAIN_DAILY_CAP"
 )
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM

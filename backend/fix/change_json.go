@@ -1,6 +1,7 @@
 package fix
 
 import (
+	"encoding/json"
 	"strconv"
 
 	"github.com/captionqa/captionqa/backend/jsonw"
@@ -25,6 +26,25 @@ func (c *Change) AppendJSON(b []byte) []byte {
 // MarshalJSON encodes c as [Change.AppendJSON] does, so encoding/json
 // (the CLI) and the API's encoder agree.
 func (c Change) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
+
+// UnmarshalJSON reads what MarshalJSON writes: a change without cueIndex
+// is a [FileLevel] one, not one of cue 0.
+func (c *Change) UnmarshalJSON(b []byte) error {
+	var w struct {
+		Code     string `json:"code"`
+		CueIndex *int   `json:"cueIndex"`
+		Action   string `json:"action"`
+		Message  string `json:"message"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	*c = Change{Code: w.Code, CueIndex: FileLevel, Action: w.Action, Message: w.Message}
+	if w.CueIndex != nil {
+		c.CueIndex = *w.CueIndex
+	}
+	return nil
+}
 
 // EncodeChanges writes cs as a JSON array, null when cs is nil.
 func EncodeChanges(e *jsonw.Encoder, cs []Change) {

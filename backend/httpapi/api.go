@@ -22,6 +22,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/explain/grant"
 	"github.com/captionqa/captionqa/backend/exporttpl"
 	"github.com/captionqa/captionqa/backend/media"
 	"github.com/captionqa/captionqa/backend/project"
@@ -66,6 +67,9 @@ type Options struct {
 	// nil (no ffmpeg on this deployment) answers them 503 unavailable.
 	Media  *media.Service
 	Videos *video.Service
+	// Explain grants and writes ExplainAI explanations; nil has ExplainAI
+	// turned off (not_configured, 503 on POST /api/v1/explain).
+	Explain *grant.Service
 	// Logger receives one line per request and every internal error; nil
 	// discards.
 	Logger *slog.Logger
@@ -126,6 +130,7 @@ type handler struct {
 	templates  *exporttpl.Service
 	media      *media.Service
 	videos     *video.Service
+	explainer  *grant.Service
 	links      *project.LinkSigner
 	log        *slog.Logger
 	now        func() time.Time
@@ -153,13 +158,16 @@ func New(opts Options) *echo.Echo {
 	h := &handler{
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
 		exports: opts.Exports, links: opts.Links, webhooks: opts.Webhooks,
-		templates: opts.Templates, media: opts.Media, videos: opts.Videos,
+		templates: opts.Templates, media: opts.Media, videos: opts.Videos, explainer: opts.Explain,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.explainer == nil {
+		h.explainer = grant.New(grant.Options{Quota: opts.Quota})
 	}
 	if h.now == nil {
 		h.now = time.Now

@@ -7,6 +7,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/quota"
 )
 
 const ctxPrincipal = "captionqa.principal"
@@ -128,4 +129,4 @@ func (h *handler) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // accountPool is the quota pool of an account's successful runs.
-func accountPool(a *account.Account) string { return "account:" + a.ID }
+func accountPool(a *account.Account) string { return quota.AccountPool(a.ID) }

@@ -1,18 +1,15 @@
 package httpapi
 
 import (
+	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/explain"
+	"github.com/captionqa/captionqa/backend/explain/grant"
 	"github.com/captionqa/captionqa/backend/jsonw"
-)
-
-// Reasons an ExplainAI section is absent (spec 2.1 explainSkippedReason).
-const (
-	ExplainNotEntitled   = "not_entitled"
-	ExplainNotConfigured = "not_configured"
 )
 
 // processResponse is the process result of spec 2.1: the engine's result
@@ -23,23 +20,19 @@ type processResponse struct {
 	RemainingAPIRunsToday *int `json:"remainingApiRunsToday,omitempty"`
 	// RemainingToday is set on the homepage converter, whose pool is not
 	// the v1 one.
-	RemainingToday *int `json:"remainingToday,omitempty"`
-	// ExplainAvailable is false in this release: no provider ships.
-	ExplainAvailable     bool   `json:"explainAvailable"`
-	ExplainSkippedReason string `json:"explainSkippedReason,omitempty"`
+	RemainingToday       *int                 `json:"remainingToday,omitempty"`
+	ExplainAvailable     bool                 `json:"explainAvailable"`
+	Explain              *explain.Explanation `json:"explain,omitempty"`
+	ExplainSkippedReason string               `json:"explainSkippedReason,omitempty"`
 }
 
-func newProcessResponse(res *engine.Result, includeExplain bool, skip string) processResponse {
+func newProcessResponse(res *engine.Result, x grant.Outcome) processResponse {
 	r := *res
 	// Lists are arrays on the wire, never null.
 	r.Suggestions = nonNil(r.Suggestions)
 	r.Report = withArrays(r.Report)
 	r.AidedReport = withArrays(r.AidedReport)
-	out := processResponse{Result: &r}
-	if includeExplain {
-		out.ExplainSkippedReason = skip
-	}
-	return out
+	return processResponse{Result: &r, ExplainAvailable: x.Available, Explain: x.Explanation, ExplainSkippedReason: x.Skipped}
 }
 
 func withArrays(rep *engine.Report) *engine.Report {
@@ -87,6 +80,14 @@ func writeProcessResponse(c echo.Context, r processResponse) error {
 	}
 	e.Key("explainAvailable", false)
 	e.Bool(r.ExplainAvailable)
+	if r.Explain != nil {
+		e.Key("explain", false)
+		b, err := json.Marshal(r.Explain)
+		if err != nil {
+			return err
+		}
+		e.Raw(string(b))
+	}
 	if r.ExplainSkippedReason != "" {
 		e.Key("explainSkippedReason", false)
 		e.String(r.ExplainSkippedReason)

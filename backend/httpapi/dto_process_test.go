@@ -12,6 +12,8 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/explain"
+	"github.com/captionqa/captionqa/backend/explain/grant"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/standard"
 )
@@ -43,14 +45,22 @@ func TestWriteProcessResponse(t *testing.T) {
 	runs := 7
 	for _, url := range []string{"/api/v1/process", "/api/v1/process?pretty"} {
 		for _, out := range []processResponse{
-			newProcessResponse(res, false, ""),
-			newProcessResponse(res, true, ExplainNotConfigured),
+			newProcessResponse(res, grant.Outcome{}),
+			newProcessResponse(res, grant.Outcome{Skipped: grant.SkipNotConfigured}),
+			newProcessResponse(res, grant.Outcome{Available: true, Explanation: &explain.Explanation{
+				Format: explain.Format, Status: explain.StatusActions, WrittenBy: explain.WrittenByBuiltin, Headline: "Not \"ready\"  ",
+				Actions: []explain.Action{{ID: "a1", Kind: explain.KindFixTiming, CueIndexes: []int{0, 3}, Codes: []string{"overlapping_cues"}, Clauses: []string{}}},
+			}}),
 			func() processResponse {
-				r := newProcessResponse(res, true, ExplainNotEntitled)
+				r := newProcessResponse(res, grant.Outcome{Skipped: grant.SkipNotEntitled})
 				r.RemainingAPIRunsToday = &runs
 				return r
 			}(),
-			func() processResponse { r := newProcessResponse(res, false, ""); r.RemainingToday = &runs; return r }(),
+			func() processResponse {
+				r := newProcessResponse(res, grant.Outcome{})
+				r.RemainingToday = &runs
+				return r
+			}(),
 		} {
 			rec := httptest.NewRecorder()
 			c := echo.New().NewContext(httptest.NewRequest(http.MethodPost, url, nil), rec)

@@ -161,9 +161,3 @@ func wholeSeconds(v any) (int, bool) {
 	}
 	return max(s, 1), true
 }
-
-// notImplemented answers the routes this release registers (with their
-// auth, scope and entitlement checks) but does not serve yet.
-func notImplemented(c echo.Context) error {
-	return apperr.New(apperr.NotImplemented, "%s %s is not enabled on this deployment", c.Request().Method, c.Path())
-}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/explain/grant"
 )
 
 // browserOnlyMessage is the refusal every non-browser caller of the
@@ -70,7 +71,11 @@ func (h *handler) homepageProcess(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return writeProcessResponse(c, newProcessResponse(res, in.includeExplain, ExplainNotEntitled))
+		x, err := h.explainer.ForProcess(c.Request().Context(), a, res, in.includeExplain)
+		if err != nil {
+			return err
+		}
+		return writeProcessResponse(c, newProcessResponse(res, x))
 	}
 	pool, cap := anonPool(h.anonSalt, c.RealIP()), h.anonCap
 	if a != nil {
@@ -80,7 +85,13 @@ func (h *handler) homepageProcess(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := newProcessResponse(res, in.includeExplain, ExplainNotEntitled)
+	x := grant.Anonymous(in.includeExplain)
+	if a != nil {
+		if x, err = h.explainer.ForProcess(c.Request().Context(), a, res, in.includeExplain); err != nil {
+			return err
+		}
+	}
+	out := newProcessResponse(res, x)
 	out.RemainingToday = &remaining
 	return writeProcessResponse(c, out)
 }

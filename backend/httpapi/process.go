@@ -13,7 +13,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 )
@@ -26,7 +25,11 @@ func (h *handler) process(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	out := newProcessResponse(res, in.includeExplain, explainSkip(&p.Account))
+	x, err := h.explainer.ForProcess(c.Request().Context(), &p.Account, res, in.includeExplain)
+	if err != nil {
+		return err
+	}
+	out := newProcessResponse(res, x)
 	out.RemainingAPIRunsToday = &remaining
 	return writeProcessResponse(c, out)
 }
@@ -204,13 +207,4 @@ func formBool(name, v string, dst *bool) error {
 	}
 	*dst = b
 	return nil
-}
-
-// explainSkip says why a requested ExplainAI section is absent: the
-// account lacks the entitlement, or (this release) no provider is set up.
-func explainSkip(a *account.Account) string {
-	if a.Has(account.FeatureProWorkspace) && a.Has(account.FeatureExplainAI) {
-		return ExplainNotConfigured
-	}
-	return ExplainNotEntitled
 }

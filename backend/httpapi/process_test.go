@@ -42,9 +42,12 @@ func TestProcessScenarios(t *testing.T) {
 				}
 			}},
 		{name: "ready", secret: pro, file: readySRT, wantStatus: 200, check: func(t *testing.T, m map[string]any) {
-			wantFields(t, m, map[string]any{"deliveryStatus": "ready", "aidedStatus": "ready", "explainAvailable": false})
+			wantFields(t, m, map[string]any{"deliveryStatus": "ready", "aidedStatus": "ready", "explainAvailable": true})
 			if _, ok := m["explainSkippedReason"]; ok {
 				t.Error("explainSkippedReason set although includeExplain was not")
+			}
+			if _, ok := m["explain"]; ok {
+				t.Error("explain set although includeExplain was not")
 			}
 			if out, _ := m["output"].(string); !strings.Contains(out, "Hello there.") {
 				t.Errorf("output = %q", out)
@@ -62,7 +65,14 @@ func TestProcessScenarios(t *testing.T) {
 			}},
 		{name: "explain on a pro account", secret: pro, file: readySRT, fields: map[string]string{"includeExplain": "true"}, wantStatus: 200,
 			check: func(t *testing.T, m map[string]any) {
-				wantFields(t, m, map[string]any{"explainSkippedReason": "not_configured", "explainAvailable": false})
+				wantFields(t, m, map[string]any{"explainAvailable": true})
+				x, _ := m["explain"].(map[string]any)
+				if x["format"] != "captionqa.explain/v3" || x["status"] != "clear" || x["writtenBy"] != "builtin" {
+					t.Errorf("explain = %v; want a clear built-in explanation", x)
+				}
+				if _, ok := m["explainSkippedReason"]; ok {
+					t.Error("explainSkippedReason set beside explain")
+				}
 			}},
 		{name: "explain not entitled", secret: free, file: readySRT, fields: map[string]string{"includeExplain": "true"}, wantStatus: 200,
 			check: func(t *testing.T, m map[string]any) {

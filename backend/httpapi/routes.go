@@ -51,7 +51,7 @@ func (h *handler) routes(e *echo.Echo) {
 		v1.Add(method, path, handle, mw...)
 	}
 	add("POST", "/process", need(procW), h.uploadSlot(h.process), h.sizeGuard(h.maxRequest))
-	add("POST", "/explain", need(procW, pro, explain), notImplemented)
+	add("POST", "/explain", need(procW, pro, explain), h.uploadSlot(h.explain), h.sizeGuard(MaxExplainBodyBytes))
 	add("GET", "/me", need(account.ScopeAccountRead), h.me)
 	add("GET", "/usage", need(account.ScopeUsageRead), h.usage)
 	add("GET", "/api-keys", need(account.ScopeKeysRead, keys), h.listKeys)

@@ -47,9 +47,12 @@ func (s *Service) Take(ctx context.Context, pool string, cap int) (remaining int
 }
 
 // exceeded is the refusal of a full pool for day.
-func exceeded(day time.Time, cap int) error {
+func exceeded(day time.Time, cap int) *apperr.Error { return exceededOf(day, cap, "successful runs") }
+
+// exceededOf is the refusal of a pool of what (plural) that is full.
+func exceededOf(day time.Time, cap int, what string) *apperr.Error {
 	resets := day.AddDate(0, 0, 1).Format(time.RFC3339)
-	return apperr.New(apperr.QuotaExceeded, "daily limit of %d successful runs reached; it resets at %s", cap, resets).
+	return apperr.New(apperr.QuotaExceeded, "daily limit of %d %s reached; it resets at %s", cap, what, resets).
 		WithDetail("cap", cap).WithDetail("resetsAt", resets)
 }
 
@@ -61,4 +64,43 @@ func (s *Service) Usage(ctx context.Context, pool string, cap int) (Usage, error
 		return Usage{}, fmt.Errorf("quota: usage %s: %w", pool, err)
 	}
 	return Usage{Cap: cap, Used: used, Remaining: max(cap-used, 0), ResetsAt: day.AddDate(0, 0, 1)}, nil
+}
+
+// TakeAll counts one successful run in every pool of draws for the current
+// UTC day, all or none, in one atomic step in the store, and returns the
+// runs left in each. It returns [apperr.QuotaExceeded] (details "cap",
+// "resetsAt" and "pool", the pool that is full) when one is full or has a
+// cap below 1, and then counts nothing.
+func (s *Service) TakeAll(ctx context.Context, draws ...Draw) ([]int, error) {
+	day := dayOf(s.now())
+	for _, d := range draws {
+		if d.Cap < 1 {
+			return nil, exceededOf(day, d.Cap, d.what()).WithDetail("pool", d.Label)
+		}
+	}
+	used, full, err := s.store.TakeAll(ctx, day, draws)
+	if err != nil {
+		return nil, fmt.Errorf("quota: take all: %w", err)
+	}
+	if full >= 0 {
+		return nil, exceededOf(day, draws[full].Cap, draws[full].what()).WithDetail("pool", draws[full].Label)
+	}
+	left := make([]int, len(draws))
+	for i, d := range draws {
+		left[i] = max(d.Cap-used[i], 0)
+	}
+	return left, nil
+}
+
+// CheckDraw is [Service.Check] for a draw: [apperr.QuotaExceeded] with
+// details "cap", "resetsAt" and "pool" when d's pool is full.
+func (s *Service) CheckDraw(ctx context.Context, d Draw) error {
+	u, err := s.Usage(ctx, d.Pool, d.Cap)
+	if err != nil {
+		return err
+	}
+	if u.Remaining < 1 {
+		return exceededOf(dayOf(s.now()), d.Cap, d.what()).WithDetail("pool", d.Label)
+	}
+	return nil
 }

@@ -138,6 +138,21 @@ type Config struct {
 	VideoWorkers int
 	// MaxMediaBytes is the largest media upload (default 8 GiB).
 	MaxMediaBytes int64
+	// ExplainOff turns ExplainAI off: process results say
+	// not_configured and POST /api/v1/explain answers 503 unavailable.
+	ExplainOff bool
+	// ExplainEndpoint, when set, is the base URL of an OpenAI-compatible
+	// endpoint on the local network (llama.cpp's server, Ollama, vLLM)
+	// whose ExplainModel rewrites the built-in explainer's prose; empty
+	// keeps the built-in text. ExplainAPIKey is sent as its Bearer token
+	// when set.
+	ExplainEndpoint, ExplainModel, ExplainAPIKey string
+	// ExplainTimeout bounds the model's answer, after which the built-in
+	// text is used (default 20 s).
+	ExplainTimeout time.Duration
+	// ExplainDailyCap is the explanations an account may have per UTC
+	// day (default 500).
+	ExplainDailyCap int
 	// JobPollInterval is how often an idle job queue looks for work
 	// (default 1 s). Tests shorten it.
 	JobPollInterval time.Duration

@@ -131,6 +131,10 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		Limiter: exportLimiter, Templates: templatesOrNil(templates), Now: s.cfg.Now,
 	})
 	vids.build(s, eng, keys, s.quota, exportLimiter)
+	explainer, err := newExplain(s.quota, &s.cfg)
+	if err != nil {
+		return err
+	}
 	contract, err := contractJSON()
 	if err != nil {
 		return err
@@ -159,7 +163,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.router = httpapi.New(httpapi.Options{
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter, Webhooks: hooks.svc,
-		Templates: templates, Media: vids.media, Videos: vids.videos,
+		Templates: templates, Media: vids.media, Videos: vids.videos, Explain: explainer,
 		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,

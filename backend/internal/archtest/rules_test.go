@@ -29,9 +29,9 @@ func layerOf(rel string) (layer, bool) {
 		return layerEngine, true
 	case in(rel, "backend/engine", "backend/drift", "backend/explain"):
 		return layerUseCase, true
-	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video", "backend/blob"):
+	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video", "backend/blob", "backend/explain/grant"):
 		return layerDomain, true
-	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob"):
+	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
 		return layerAdapter, true
 	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e"):
 		return layerRoot, true

@@ -43,3 +43,30 @@ func (s *QuotaStore) Used(ctx context.Context, pool string, day time.Time) (int,
 	}
 	return used, nil
 }
+
+// TakeAll adds one to every pool of draws for day in one write
+// transaction, or to none when one is at its cap.
+func (s *QuotaStore) TakeAll(ctx context.Context, day time.Time, draws []quota.Draw) ([]int, int, error) {
+	used, full := make([]int, len(draws)), -1
+	errFull := errors.New("full")
+	err := s.db.WriteTx(ctx, func(tx *Tx) error {
+		for i, d := range draws {
+			err := tx.tx.QueryRowContext(ctx, sqlTake, d.Pool, formatDay(day), d.Cap).Scan(&used[i])
+			if errors.Is(err, sql.ErrNoRows) {
+				full = i
+				return errFull
+			}
+			if err != nil {
+				return fmt.Errorf("sqlite: take %s: %w", d.Pool, err)
+			}
+		}
+		return nil
+	})
+	if full >= 0 {
+		return nil, full, nil
+	}
+	if err != nil {
+		return nil, -1, err
+	}
+	return used, -1, nil
+}

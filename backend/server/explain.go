@@ -1,0 +1,34 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/captionqa/captionqa/backend/explain"
+	"github.com/captionqa/captionqa/backend/explain/grant"
+	"github.com/captionqa/captionqa/backend/explain/llm"
+	"github.com/captionqa/captionqa/backend/quota"
+)
+
+// newExplain builds ExplainAI: the built-in explainer, with the model of
+// an OpenAI-compatible endpoint writing the prose when one is configured,
+// and the grant that decides who gets it and counts it.
+func newExplain(q *quota.Service, cfg *Config) (*grant.Service, error) {
+	opts := grant.Options{Quota: q, DailyCap: cfg.ExplainDailyCap}
+	if cfg.ExplainOff {
+		return grant.New(opts), nil
+	}
+	presets, err := loadPresets()
+	if err != nil {
+		return nil, err
+	}
+	xo := explain.Options{Presets: presets, Timeout: cfg.ExplainTimeout, Logger: cfg.Logger}
+	if cfg.ExplainEndpoint != "" {
+		w, err := llm.New(llm.Options{Endpoint: cfg.ExplainEndpoint, Model: cfg.ExplainModel, APIKey: cfg.ExplainAPIKey})
+		if err != nil {
+			return nil, fmt.Errorf("server: explain endpoint: %w", err)
+		}
+		xo.Writer = w
+	}
+	opts.Explainer = explain.New(xo)
+	return grant.New(opts), nil
+}
