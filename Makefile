@@ -19,7 +19,7 @@ DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg ./backend/explain
 
 .PHONY: all deps deps-debian deps-go deps-npm ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
@@ -117,5 +117,5 @@ fuzz: deps
 	done
 
 bench: deps
-	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./backend/caption/... ./backend/engine ./backend/httpapi
+	$(GO) test -run='^$$' -bench=. -benchmem -count=1 ./backend/caption/... ./backend/engine ./backend/explain ./backend/httpapi
 	cd bench && $(GO) test -run='^$$' -bench=. -benchmem -count=1 ./...

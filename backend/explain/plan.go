@@ -257,6 +257,13 @@ func (g *group) action(in *Input, platform string) Action {
 	if strings.Contains(info.title, "%s") {
 		a.Title = fmt.Sprintf(info.title, g.subject())
 	}
+	// A kind may come back at each priority: the title says which.
+	switch g.priority {
+	case PriorityStandard:
+		a.Title += " (" + standardTitle(in.Report.Standard) + ")"
+	case PrioritySuggested:
+		a.Title += " (suggested)"
+	}
 	current := fix.Profile(in.Report.FixProfile)
 	var need fix.Profile
 	for _, c := range g.codes {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"log/slog"
 
 	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/explain/grant"
@@ -12,9 +13,10 @@ import (
 // newExplain builds ExplainAI: the built-in explainer, with the model of
 // an OpenAI-compatible endpoint writing the prose when one is configured,
 // and the grant that decides who gets it and counts it.
-func newExplain(q *quota.Service, cfg *Config) (*grant.Service, error) {
+func newExplain(q *quota.Service, cfg *Config, log *slog.Logger) (*grant.Service, error) {
 	opts := grant.Options{Quota: q, DailyCap: cfg.ExplainDailyCap}
 	if cfg.ExplainOff {
+		log.Info("ExplainAI is off (--explain off)")
 		return grant.New(opts), nil
 	}
 	presets, err := loadPresets()
@@ -28,6 +30,7 @@ func newExplain(q *quota.Service, cfg *Config) (*grant.Service, error) {
 			return nil, fmt.Errorf("server: explain endpoint: %w", err)
 		}
 		xo.Writer = w
+		log.Info("ExplainAI: the model writes the prose, the built-in explainer the plan", "endpoint", cfg.ExplainEndpoint, "model", cfg.ExplainModel)
 	}
 	opts.Explainer = explain.New(xo)
 	return grant.New(opts), nil
