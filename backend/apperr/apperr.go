@@ -36,6 +36,10 @@ const (
 	QuotaExceeded
 	NotImplemented
 	Unavailable
+	// MethodNotAllowed: the path is a route, but not for this method (405
+	// method_not_allowed, with the Allow header; spec 7.2 has no row for
+	// it, the served contract documents it).
+	MethodNotAllowed
 )
 
 // Code returns the wire code of k, as spec part 7.2 writes it.
@@ -67,6 +71,8 @@ func (k Kind) Code() string {
 		return "not_implemented"
 	case Unavailable:
 		return "unavailable"
+	case MethodNotAllowed:
+		return "method_not_allowed"
 	}
 	return "internal_error"
 }

@@ -13,7 +13,7 @@ func TestKindCodes(t *testing.T) {
 		Unauthorized: "unauthorized", APIKeyRevoked: "api_key_revoked", APIKeyExpired: "api_key_expired",
 		Forbidden: "forbidden", NotFound: "not_found", Conflict: "conflict", InputTooLarge: "payload_too_large",
 		ProcessingFailed: "processing_failed", RateLimited: "rate_limited", QuotaExceeded: "quota_exceeded",
-		NotImplemented: "not_implemented", Unavailable: "unavailable",
+		NotImplemented: "not_implemented", Unavailable: "unavailable", MethodNotAllowed: "method_not_allowed",
 	}
 	for k, code := range want {
 		if got := k.Code(); got != code {

@@ -146,6 +146,7 @@ type handler struct {
 	csrf       csrfSigner
 	ownerID    string
 	hosts      map[string]bool
+	methods    routeMethods
 	ui         fs.FS
 }
 
@@ -200,6 +201,7 @@ func New(opts Options) *echo.Echo {
 	e.IPExtractor = echo.ExtractIPDirect()
 	e.HTTPErrorHandler = h.handleError
 	h.routes(e)
+	h.methods = newRouteMethods(e.Routes())
 	return e
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -36,17 +37,25 @@ func statusOf(k apperr.Kind) int {
 		return http.StatusNotImplemented
 	case apperr.Unavailable:
 		return http.StatusServiceUnavailable
+	case apperr.MethodNotAllowed:
+		return http.StatusMethodNotAllowed
 	}
 	return http.StatusInternalServerError
 }
 
-// fromEcho rewrites echo's own errors into ours: no route (404) and wrong
-// method (405) are both 404 not_found, as spec 7.2 has no code for 405;
-// an oversized body is 400 payload_too_large like the size guard's.
-func fromEcho(he *echo.HTTPError) *apperr.Error {
+// fromEcho rewrites echo's own errors into ours: no route is 404
+// not_found; a route's path with another method is 405
+// method_not_allowed, naming the methods of echo's Allow header in
+// details.allow; an oversized body is 400 payload_too_large like the size
+// guard's.
+func fromEcho(he *echo.HTTPError, allow string) *apperr.Error {
 	switch he.Code {
-	case http.StatusNotFound, http.StatusMethodNotAllowed:
+	case http.StatusNotFound:
 		return apperr.New(apperr.NotFound, "No route matches the method and path.")
+	case http.StatusMethodNotAllowed:
+		methods := strings.Split(allow, ", ")
+		return apperr.New(apperr.MethodNotAllowed, "This path does not take that method; it takes %s.", allow).
+			WithDetail("allow", methods)
 	case http.StatusRequestEntityTooLarge:
 		return apperr.New(apperr.RequestTooLarge, "the request is too large")
 	case http.StatusUnauthorized:
@@ -88,7 +97,13 @@ func (h *handler) handleError(err error, c echo.Context) {
 		var mbe *http.MaxBytesError
 		switch {
 		case errors.As(err, &he):
-			e = fromEcho(he)
+			e = fromEcho(he, c.Response().Header().Get(echo.HeaderAllow))
+			if he.Code == http.StatusMethodNotAllowed && c.Path() == uiFallback {
+				// Only the UI's catch-all took the path, for GET: to any
+				// other method it is no route at all.
+				c.Response().Header().Del(echo.HeaderAllow)
+				e = fromEcho(echo.ErrNotFound, "")
+			}
 		case errors.As(err, &mbe):
 			e = requestTooLarge(mbe.Limit)
 		default:

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,19 +17,42 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 	for _, c := range []struct{ method, path string }{
 		{"GET", "/api/v1/nope"},
 		{"GET", "/api/v2/me"},
-		{"PUT", "/api/v1/me"},         // wrong method
-		{"GET", "/api/v1/process"},    // wrong method
-		{"PATCH", "/api/v1/api-keys"}, // wrong method
-		{"GET", "/api/nothing/here"},  // never the UI's fallback
-		{"POST", "/nothing/here"},     // the UI answers GET and HEAD only
+		{"POST", "/api/v1/nope"},     // not the UI's fallback either
+		{"GET", "/api/nothing/here"}, // never the UI's fallback
+		{"POST", "/nothing/here"},    // the UI answers GET and HEAD only
 	} {
 		r := ts.do(request{method: c.method, path: c.path, secret: pro, raw: true})
 		e := wantError(t, r, 404, "not_found")
 		if e.Message != "No route matches the method and path." {
 			t.Errorf("%s %s: message %q", c.method, c.path, e.Message)
 		}
-		if r.header.Get("X-Request-Id") == "" {
-			t.Errorf("%s %s: no X-Request-Id", c.method, c.path)
+		if r.header.Get("X-Request-Id") == "" || r.header.Get("Allow") != "" {
+			t.Errorf("%s %s: X-Request-Id %q, Allow %q", c.method, c.path, r.header.Get("X-Request-Id"), r.header.Get("Allow"))
+		}
+	}
+	// A route's path with another method: 405 with the methods it takes.
+	for _, c := range []struct {
+		method, path string
+		allow        []string
+	}{
+		{"PUT", "/api/v1/me", []string{"OPTIONS", "GET"}},
+		{"GET", "/api/v1/process", []string{"OPTIONS", "POST"}},
+		{"PATCH", "/api/v1/api-keys", []string{"OPTIONS", "GET", "POST"}},
+		{"POST", "/api/v1/jobs/0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6", []string{"OPTIONS", "DELETE", "GET"}},
+		{"DELETE", "/healthz", []string{"OPTIONS", "GET"}},
+	} {
+		r := ts.do(request{method: c.method, path: c.path, secret: pro, raw: true})
+		e := wantError(t, r, 405, "method_not_allowed")
+		var got []string
+		for _, m := range e.Details["allow"].([]any) {
+			got = append(got, m.(string))
+		}
+		header := strings.Split(r.header.Get("Allow"), ", ")
+		slices.Sort(got)
+		slices.Sort(header)
+		want := slices.Sorted(slices.Values(c.allow))
+		if !slices.Equal(got, want) || !slices.Equal(header, want) {
+			t.Errorf("%s %s: details.allow %v, Allow %v; want %v", c.method, c.path, got, header, want)
 		}
 	}
 }

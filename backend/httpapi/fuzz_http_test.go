@@ -691,6 +691,7 @@ var codesByStatus = map[int][]string{
 	401: {"unauthorized", "api_key_revoked", "api_key_expired"},
 	403: {"forbidden"},
 	404: {"not_found"},
+	405: {"method_not_allowed"}, // the served contract's extension
 	409: {"conflict"},
 	413: {"payload_too_large"},
 	422: {"processing_failed"},

@@ -57,16 +57,16 @@ func TestStatusTable(t *testing.T) {
 		apperr.Internal: 500, apperr.BadRequest: 400, apperr.RequestTooLarge: 400, apperr.Unauthorized: 401,
 		apperr.APIKeyRevoked: 401, apperr.APIKeyExpired: 401, apperr.Forbidden: 403, apperr.NotFound: 404,
 		apperr.Conflict: 409, apperr.InputTooLarge: 413, apperr.ProcessingFailed: 422, apperr.RateLimited: 429,
-		apperr.QuotaExceeded: 429, apperr.NotImplemented: 501, apperr.Unavailable: 503,
+		apperr.QuotaExceeded: 429, apperr.NotImplemented: 501, apperr.Unavailable: 503, apperr.MethodNotAllowed: 405,
 	}
 	for k, s := range want {
 		if got := statusOf(k); got != s {
 			t.Errorf("statusOf(%s) = %d; want %d", k.Code(), got, s)
 		}
 	}
-	for code, kind := range map[int]apperr.Kind{404: apperr.NotFound, 405: apperr.NotFound, 413: apperr.RequestTooLarge,
+	for code, kind := range map[int]apperr.Kind{404: apperr.NotFound, 405: apperr.MethodNotAllowed, 413: apperr.RequestTooLarge,
 		415: apperr.BadRequest, 500: apperr.Internal} {
-		if got := fromEcho(echo.NewHTTPError(code)).Kind; got != kind {
+		if got := fromEcho(echo.NewHTTPError(code), "GET").Kind; got != kind {
 			t.Errorf("echo %d → %s; want %s", code, got.Code(), kind.Code())
 		}
 	}

@@ -25,6 +25,10 @@ func need(scope string, all ...string) access { return access{scope: scope, all:
 // and render alike.
 func needAny(scope string, anyOf ...string) access { return access{scope: scope, anyOf: anyOf} }
 
+// uiFallback is the route of every path no other route claims: the UI's
+// files and client-side routes, for GET and HEAD.
+const uiFallback = "/*"
+
 // routes registers every route. The v1 table follows spec part 4 in order;
 // the scope and entitlement of each row are those of spec part 5.2.
 func (h *handler) routes(e *echo.Echo) {
@@ -119,7 +123,7 @@ func (h *handler) routes(e *echo.Echo) {
 
 	// The UI: its files, and index.html for the paths a client-side route
 	// may take; any other path is a 404 envelope.
-	for _, p := range []string{"/", "/*"} {
+	for _, p := range []string{"/", uiFallback} {
 		e.GET(p, h.serveUI)
 		e.HEAD(p, h.serveUI)
 	}

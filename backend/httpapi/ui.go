@@ -19,6 +19,9 @@ func (h *handler) serveUI(c echo.Context) error {
 	r, w := c.Request(), c.Response()
 	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
 	if !uiPath(name) {
+		if allow := h.methods.allowed(r.URL.Path); allow != nil {
+			return wrongMethod(c, allow)
+		}
 		return echo.ErrNotFound
 	}
 	w.Header().Set("X-Content-Type-Options", "nosniff")
