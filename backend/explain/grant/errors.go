@@ -16,6 +16,6 @@ func notEntitled(a *account.Account) error {
 }
 
 func off() error {
-	return apperr.New(apperr.Unavailable, "ExplainAI is turned off on this server (serve --explain=false)").
+	return apperr.New(apperr.Unavailable, "ExplainAI is turned off on this server (serve --explain off)").
 		WithDetail("reason", "explain_off")
 }

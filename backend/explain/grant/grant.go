@@ -9,6 +9,7 @@ import (
 	"context"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/quota"
@@ -94,9 +95,12 @@ func (s *Service) ForProcess(ctx context.Context, a *account.Account, res *engin
 		return Outcome{}, err
 	}
 	left, err := s.quota.Take(ctx, pool, s.cap)
-	if err != nil {
+	if apperr.KindOf(err) == apperr.QuotaExceeded {
 		// Another request took the last one meanwhile.
 		return Outcome{Skipped: SkipQuotaExceeded}, nil
+	}
+	if err != nil {
+		return Outcome{}, err
 	}
 	return Outcome{Available: left > 0, Explanation: e}, nil
 }
