@@ -31,6 +31,8 @@ class App {
   private runPage: RunPage | null = null;
   private quickPage: RunPage | null = null;
   private quickLeft: number | null = null;
+  /** features are the signed-in account's entitlements (GET /api/v1/me), asked once per session. */
+  private features: Promise<string[]> | null = null;
 
   constructor(private root: HTMLElement) {
     this.client.onSessionLost = () => {
@@ -113,6 +115,10 @@ class App {
     else {
       this.runPage ??= new RunPage({ run: (i) => this.client.process(i) });
       page = this.runPage.render();
+      const run = this.runPage;
+      this.features ??= this.client.me().then((p) => p.features, () => []);
+      // ExplainAI needs a Pro workspace with the explain_ai entitlement.
+      void this.features.then((f) => run.offerExplain(f.includes("PRO_WORKSPACE") && f.includes("explain_ai")));
     }
     const hadFocusInNav = document.activeElement?.closest?.("#nav") != null;
     this.frame(this.header(true), this.nav(r), meta.title, page);
@@ -135,6 +141,7 @@ class App {
     const signin = signInForm(this.client, (s) => {
       this.session = s;
       this.runPage = null;
+      this.features = null;
       // POST /api/session answers without the tier: read the full session.
       void this.client.session().then((full) => (this.session = full ?? s)).finally(() => {
         if (!location.hash) location.hash = "#/run";
@@ -171,6 +178,7 @@ class App {
     }
     this.session = null;
     this.runPage = null;
+    this.features = null;
     history.replaceState(null, "", location.pathname);
     this.renderSignedOut();
     byId("page-title").focus();

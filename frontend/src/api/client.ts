@@ -126,6 +126,7 @@ function processForm(input: ProcessInput): FormData {
   f.append("fixProfile", input.fixProfile);
   if (input.standard) f.append("standard", input.standard);
   if (input.language) f.append("language", input.language);
+  if (input.includeExplain) f.append("includeExplain", "true");
   return f;
 }
 
@@ -142,29 +143,56 @@ export class Client {
 
   // ---- session (dashboard)
 
+  /** owner is true while the signed-in account is the local owner (the account the first start created). */
+  owner = false;
+  /** ownerEmail is the owner account's e-mail when the last signed-out GET /api/session named it (only to a browser on the server's machine); "" otherwise. */
+  ownerEmail = "";
+
   /** session returns the signed-in session, or null when signed out (401). */
   async session(): Promise<Session | null> {
     try {
-      const s = await call<Session>("/api/session");
-      this.csrf = s.csrfToken;
-      return s;
+      return this.started(await call<Session>("/api/session"));
     } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return null;
+      if (e instanceof ApiError && e.status === 401) {
+        this.ownerEmail = typeof e.details.ownerEmail === "string" ? e.details.ownerEmail : "";
+        return null;
+      }
       throw e;
     }
+  }
+
+  /** ownerHint returns the owner account's e-mail for the sign-in page: known from the last signed-out session check, else asked again; "" when the server does not say. */
+  async ownerHint(): Promise<string> {
+    if (this.ownerEmail) return this.ownerEmail;
+    try {
+      await call<Session>("/api/session");
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401 && typeof e.details.ownerEmail === "string") this.ownerEmail = e.details.ownerEmail;
+    }
+    return this.ownerEmail;
   }
 
   async signIn(email: string, password: string): Promise<Session> {
     // A homepage CSRF token goes along; the session route may ask for it.
     const pre = await this.homepageToken().catch(() => "");
-    const s = await call<Session>("/api/session", { method: "POST", json: { email, password }, csrf: pre });
+    return this.started(await call<Session>("/api/session", { method: "POST", json: { email, password }, csrf: pre }));
+  }
+
+  /** signInWithLink uses a one-time sign-in link (`captionqa owner link`): it sets the account's password and signs in. A dead link is a 401 whose message says how to get a new one. */
+  async signInWithLink(token: string, password: string): Promise<Session> {
+    return this.started(await call<Session>("/api/session/link", { method: "POST", json: { token, password } }));
+  }
+
+  private started(s: Session): Session {
     this.csrf = s.csrfToken;
+    this.owner = s.owner === true;
     return s;
   }
 
   async signOut(): Promise<void> {
     await call<void>("/api/session", { method: "DELETE", csrf: this.csrf });
     this.csrf = "";
+    this.owner = false;
   }
 
   // ---- homepage converter (signed out)

@@ -139,8 +139,65 @@ export interface ProcessResult {
   remainingApiRunsToday?: number;
   /** remainingToday is set by the homepage converter (its own pool). */
   remainingToday?: number;
+  /** explainAvailable: the caller is entitled, the explainer is on and today's explain allowance has room. */
   explainAvailable: boolean;
-  explainSkippedReason?: string;
+  /** explain is set when the request asked for it (includeExplain) and the caller may have it. */
+  explain?: Explanation;
+  /** explainSkippedReason says why an asked-for explain is absent. */
+  explainSkippedReason?: ExplainSkippedReason | string;
+}
+
+// ---- ExplainAI v3 (issue 18): the editorial plan of a process result
+
+export type ExplainSkippedReason = "not_entitled" | "not_configured" | "quota_exceeded";
+
+/** ExplainAction is one editorial step of the plan; actions come most urgent first. */
+export interface ExplainAction {
+  /** id is "a1", "a2", ... in plan order, stable for the same report. */
+  id: string;
+  /** priority: 1 blocking, 2 a standard's clause fails, 3 suggestion, 4 manual review. */
+  priority: 1 | 2 | 3 | 4 | number;
+  blocking: boolean;
+  kind: string;
+  title: string;
+  detail: string;
+  codes: string[];
+  /** cueIndexes are 0-based cues of the uploaded file, at most 200; count counts them all. */
+  cueIndexes: number[];
+  count: number;
+  /** autoFixable: running again with fixProfile does it. */
+  autoFixable: boolean;
+  fixProfile?: FixProfile | string;
+  /** clauses are ids of the standard's clauses the action settles. */
+  clauses: string[];
+  effortMinutes: number;
+  owner: string;
+}
+
+/** DeliveryComparison scores the upload-ready and the enhanced (aided) delivery, 0 to 100. */
+export interface DeliveryComparison {
+  uploadReadyScore: number;
+  enhancedScore: number;
+  summary: string;
+}
+
+export type ExplainFallback = "timeout" | "unavailable" | "invalid_response" | "invented_cues" | "invented_actions";
+
+/** Explanation is ExplainAI v3 (format captionqa.explain/v3). */
+export interface Explanation {
+  format: string;
+  status: "actions" | "clear" | string;
+  actions: ExplainAction[];
+  headline: string;
+  message: string;
+  clientSummary: string;
+  platformNotes: string;
+  deliveryComparison: DeliveryComparison;
+  alreadyFixedSummary: string;
+  writtenBy: "builtin" | "model" | string;
+  model?: string;
+  /** fallback says why a configured model's text was not used. */
+  fallback?: ExplainFallback | string;
 }
 
 export const SCOPES = [
@@ -223,6 +280,8 @@ export interface Session {
   csrfToken: string;
   /** desktop is true in the desktop window, signed in as the local owner. */
   desktop?: boolean;
+  /** owner is true when the account is the local owner, the account the first start created. */
+  owner?: boolean;
 }
 
 export interface CSRFToken {
@@ -237,6 +296,8 @@ export interface ProcessInput {
   standard: StandardId | "";
   /** language is a BCP 47 tag for a file that declares none; "" sends none. */
   language: string;
+  /** includeExplain asks for ExplainAI's plan (Pro workspace with explain_ai). */
+  includeExplain: boolean;
 }
 
 // ---- projects (contract 1.0.0, /api/v1/projects)

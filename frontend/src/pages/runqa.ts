@@ -5,8 +5,8 @@ import { messageOf } from "../api/client";
 import type { ProcessInput, ProcessResult } from "../api/types";
 import { readCues } from "../captions";
 import { announce, h, replace } from "../dom";
-import { newResultState, remainingLine, resultView } from "../ui/result";
-import { newRunFormState, runForm, setBusy, type RunFormState } from "../ui/runform";
+import { newResultState, remainingLine, resultView, type ResultState } from "../ui/result";
+import { newRunFormState, offerExplain, runForm, setBusy, type RunFormState } from "../ui/runform";
 
 export interface RunPageOptions {
   run: (input: ProcessInput) => Promise<ProcessResult>;
@@ -17,9 +17,17 @@ export interface RunPageOptions {
 /** RunPage keeps its form state across navigation within a session. */
 export class RunPage {
   readonly form: RunFormState = newRunFormState();
-  private last: { result: ProcessResult; name: string; text: string } | null = null;
+  /** last is the latest result's view state: ticks, sort and selection survive navigation. */
+  private last: ResultState | null = null;
+  /** formEl is the form of the latest render: offerExplain changes only this page's form. */
+  private formEl: HTMLElement | null = null;
 
   constructor(private opts: RunPageOptions) {}
+
+  /** offerExplain shows the ExplainAI checkbox: the account has PRO_WORKSPACE and explain_ai. */
+  offerExplain(offered: boolean): void {
+    offerExplain(this.form, this.formEl, offered);
+  }
 
   render(): HTMLElement {
     const error = h("div", { id: "qa-error", class: "alert", role: "alert", hidden: true });
@@ -34,7 +42,7 @@ export class RunPage {
       announce("Running QA…");
       try {
         const [res, text] = await Promise.all([this.opts.run(input), input.file.text().catch(() => "")]);
-        this.last = { result: res, name: input.file.name, text };
+        this.last = newResultState(res, input.file.name, readCues(input.file.name, text));
         this.opts.onResult?.(res);
         this.showResult(out);
         announce(`QA finished: ${res.report.diagnostics.length} diagnostics.`);
@@ -46,15 +54,14 @@ export class RunPage {
         setBusy(this.form, false);
       }
     };
-    const page = h("div", { class: "run-page" }, runForm(this.form, submit, showError), error, out);
+    this.formEl = runForm(this.form, submit, showError);
+    const page = h("div", { class: "run-page" }, this.formEl, error, out);
     if (this.last) this.showResult(out);
     return page;
   }
 
   private showResult(out: HTMLElement): void {
     if (!this.last) return;
-    const { result, name, text } = this.last;
-    const st = newResultState(result, name, readCues(name, text));
-    replace(out, resultView(st, remainingLine(result)));
+    replace(out, resultView(this.last, remainingLine(this.last.result)));
   }
 }

@@ -1,5 +1,6 @@
 // The diagnostics table: sortable columns, severity and rule filters;
-// a row selects its cue by click or Enter.
+// a row selects its cue by click or Enter. The rows of a set of cues (an
+// ExplainAI step's) can be highlighted at once.
 
 import type { Diagnostic, Severity } from "../api/types";
 import { h, replace } from "../dom";
@@ -56,11 +57,20 @@ export interface DiagTable {
   el: HTMLElement;
   /** mark highlights the rows of a cue. */
   mark(cue: number | null): void;
+  /**
+   * highlight marks the rows of these cues (none: clears), across sorting
+   * and filtering; with codes, only the rows of those codes, unless no row
+   * of the cues has one. It scrolls the first marked row into view and
+   * returns how many the filters show.
+   */
+  highlight(cues: number[], codes?: string[]): number;
 }
 
 /** diagTable renders filters and table; onSelect gets the row's cue index. */
 export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: number) => void): DiagTable {
   let selected: number | null = null;
+  // highlighted holds the indexes into diags of the marked rows.
+  let highlighted = new Set<number>();
   const tbody = h("tbody", { id: "diag-body" });
   const count = h("p", { id: "diag-count", class: "muted", role: "status" });
   const heads = COLUMNS.map((c) => {
@@ -110,14 +120,15 @@ export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: n
       .sort((a, b) => (st.asc ? 1 : -1) * compare(a.d, b.d, st.sort) || a.i - b.i);
     replace(
       tbody,
-      ...rows.map(({ d }) => {
+      ...rows.map(({ d, i }) => {
         const hasCue = d.cueIndex !== undefined;
         const tr = h(
           "tr",
           {
-            class: `sev-row-${d.severity}${hasCue && d.cueIndex === selected ? " selected" : ""}`,
+            class: `sev-row-${d.severity}${hasCue && d.cueIndex === selected ? " selected" : ""}${highlighted.has(i) ? " highlighted" : ""}`,
             "data-cue": hasCue ? d.cueIndex : null,
             "data-code": d.code,
+            "data-diag": i,
             tabindex: hasCue ? 0 : null,
             "aria-label": hasCue ? `${d.severity} ${d.code} on cue ${(d.cueIndex as number) + 1}: ${d.message}` : null,
           },
@@ -168,5 +179,29 @@ export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: n
         tr.classList.toggle("selected", cue !== null && tr.getAttribute("data-cue") === String(cue));
       });
     },
+    highlight(cues, codes = []) {
+      highlighted = new Set(highlightedRows(diags, cues, codes));
+      const rows: HTMLElement[] = [];
+      tbody.querySelectorAll<HTMLElement>("tr[data-diag]").forEach((tr) => {
+        const on = highlighted.has(Number(tr.getAttribute("data-diag")));
+        tr.classList.toggle("highlighted", on);
+        if (on) rows.push(tr);
+      });
+      rows[0]?.scrollIntoView({ block: "nearest" });
+      return rows.length;
+    },
   };
+}
+
+/**
+ * highlightedRows returns the indexes of the diagnostics on cues: those
+ * of codes when any of them has one (a step names the rules it settles),
+ * else all of them.
+ */
+export function highlightedRows(diags: Diagnostic[], cues: number[], codes: string[]): number[] {
+  const set = new Set(cues);
+  const onCues = diags.map((d, i) => ({ d, i })).filter(({ d }) => d.cueIndex !== undefined && set.has(d.cueIndex));
+  const want = new Set(codes);
+  const ofCodes = onCues.filter(({ d }) => want.has(d.code));
+  return (ofCodes.length ? ofCodes : onCues).map(({ i }) => i);
 }

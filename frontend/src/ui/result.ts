@@ -1,11 +1,13 @@
-// The process result view: status badges, summary, diagnostics with the
-// cue detail panel, timeline, clauses, outputs with downloads, fixes.
+// The process result view: status badges, summary, ExplainAI's plan,
+// diagnostics with the cue detail panel, timeline, clauses, outputs with
+// downloads, fixes.
 
 import type { Change, Clause, Diagnostic, OutputFormat, ProcessResult, Report } from "../api/types";
 import { clock, type Cue } from "../captions";
 import { h, replace } from "../dom";
 import { download, mimeOf, outputName } from "../download";
 import { diagTable, valueText, type TableState } from "./diagtable";
+import { explainView, newExplainState, type ExplainState } from "./explain";
 import { CLAUSE_LABELS, PRESET_LABELS, severityTag, statusBadge } from "./labels";
 import { omittedCount, omittedNote } from "./omitted";
 import { timeline } from "./timeline";
@@ -16,10 +18,12 @@ export interface ResultState {
   cues: Cue[];
   selected: number | null;
   table: TableState;
+  /** explain is the editor's progress through ExplainAI's plan. */
+  explain: ExplainState;
 }
 
 export function newResultState(result: ProcessResult, inputName: string, cues: Cue[]): ResultState {
-  return { result, inputName, cues, selected: null, table: { sort: "severity", asc: true, severity: "", rule: "" } };
+  return { result, inputName, cues, selected: null, table: { sort: "severity", asc: true, severity: "", rule: "" }, explain: newExplainState() };
 }
 
 function section(id: string, title: string, ...children: (Node | string | null)[]): HTMLElement {
@@ -39,6 +43,14 @@ export function resultView(st: ResultState, remainingText: string): HTMLElement 
   };
   const table = diagTable(rep.diagnostics, st.table, select);
   const tl = timeline(st.cues, rep.diagnostics, select);
+  const plan = explainView(r, st.explain, {
+    highlight: (cues, codes) => {
+      tl.highlight(cues, codes);
+      return table.highlight(cues, codes);
+    },
+    select,
+  });
+  if (st.selected !== null) select(st.selected);
 
   const heading = h("h2", { id: "result-heading", tabindex: -1 }, `Result for ${st.inputName}`);
   const view = h(
@@ -54,6 +66,7 @@ export function resultView(st: ResultState, remainingText: string): HTMLElement 
     ),
     h("p", { id: "summary", class: "summary" }, rep.summary),
     meta(rep),
+    plan,
     section("diagnostics", `Diagnostics (${rep.diagnostics.length + omittedCount(rep.omitted, "diagnostics")})`, table.el, omittedNote(rep.omitted, "diagnostics")),
     section("cue", "Cue detail", detail),
     section("tl", "Timeline", tl.el),

@@ -1,6 +1,7 @@
 // The run form shared by Run QA (signed in) and the quick converter
 // (signed out): drop zone + file picker, preset, fix profile, standard,
-// and the captions' language for files that declare none.
+// and the captions' language for files that declare none; for an account
+// with ExplainAI, whether to ask for the editorial plan.
 
 import { FIX_PROFILES, PRESETS, STANDARDS, type FixProfile, type Preset, type ProcessInput, type StandardId } from "../api/types";
 import { h, replace } from "../dom";
@@ -12,11 +13,15 @@ export interface RunFormState {
   fixProfile: FixProfile;
   standard: StandardId | "";
   language: string;
+  /** explainOffered: the account has PRO_WORKSPACE and explain_ai (never on the signed-out converter). */
+  explainOffered: boolean;
+  /** includeExplain is the checkbox's state, on until the editor turns it off. */
+  includeExplain: boolean;
   busy: boolean;
 }
 
 export function newRunFormState(): RunFormState {
-  return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", language: "", busy: false };
+  return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", language: "", explainOffered: false, includeExplain: true, busy: false };
 }
 
 const MAX_BYTES = 4_456_448;
@@ -94,6 +99,8 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
     { id: "qa-form", class: "run-form", "aria-label": "Run caption QA", novalidate: true },
     drop,
     h("div", { class: "form-row" }, preset, fix, std, lang),
+    // Filled by offerExplain once the account's entitlements are known.
+    h("div", { id: "qa-explain-slot" }, state.explainOffered ? explainOption(state) : null),
     h("div", { class: "form-actions" }, run, h("span", { id: "qa-busy", class: "muted", role: "status" })),
   );
   form.addEventListener("submit", (e) => {
@@ -104,9 +111,43 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
       input.focus();
       return;
     }
-    submit({ file: state.file, preset: state.preset, fixProfile: state.fixProfile, standard: state.standard, language: state.language });
+    submit({ file: state.file, preset: state.preset, fixProfile: state.fixProfile, standard: state.standard, language: state.language, includeExplain: state.explainOffered && state.includeExplain });
   });
   return form;
+}
+
+function explainOption(state: RunFormState): HTMLElement {
+  const box = h("input", {
+    id: "qa-explain",
+    name: "qa-explain",
+    type: "checkbox",
+    checked: state.includeExplain,
+    "aria-describedby": "qa-explain-hint",
+    onchange: () => (state.includeExplain = box.checked),
+  });
+  return h(
+    "div",
+    { class: "check explain-option" },
+    box,
+    h(
+      "div",
+      null,
+      h("label", { for: "qa-explain" }, "Explain the result (ExplainAI)"),
+      h("span", { id: "qa-explain-hint", class: "muted small block" }, "Adds an editorial plan: what to fix first and on which cues, scores, and a summary for the client."),
+    ),
+  );
+}
+
+/**
+ * offerExplain shows or hides the ExplainAI checkbox in form (one runForm
+ * rendered for state) and remembers it for the next render.
+ */
+export function offerExplain(state: RunFormState, form: HTMLElement | null, offered: boolean): void {
+  state.explainOffered = offered;
+  const slot = form?.querySelector<HTMLElement>("#qa-explain-slot");
+  if (!slot) return;
+  slot.dataset.offered = String(offered);
+  replace(slot, offered ? explainOption(state) : null);
 }
 
 function select(

@@ -1,10 +1,12 @@
 // The timeline: every cue along the running time, problem markers above
 // it coloured by severity (and shaped, so colour is not the only cue);
-// clicking or pressing Enter on a marker or a cue selects that cue.
+// clicking or pressing Enter on a marker or a cue selects that cue. A set
+// of cues (an ExplainAI step's) can be highlighted at once.
 
 import type { Diagnostic, Severity } from "../api/types";
 import { clock, type Cue } from "../captions";
 import { h, svg } from "../dom";
+import { highlightedRows } from "./diagtable";
 
 const W = 1000;
 const LANE: Record<Severity, number> = { error: 14, warning: 32, info: 50 };
@@ -16,6 +18,12 @@ const H = 120;
 export interface Timeline {
   el: HTMLElement;
   mark(cue: number | null): void;
+  /**
+   * highlight marks these cues (none: clears) and their markers, with
+   * codes only the markers of those codes unless no marker of the cues has
+   * one, and scrolls the first cue into view.
+   */
+  highlight(cues: number[], codes?: string[]): void;
 }
 
 function interactive(el: SVGElement, label: string, pick: () => void): SVGElement {
@@ -49,6 +57,8 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     diags.length ? h("li", null, h("span", { class: "key key-info", "aria-hidden": "true" }, "●"), " Info") : null,
     h("li", null, h("span", { class: "key key-cue", "aria-hidden": "true" }), " Cue"),
   );
+  const legendHighlight = h("li", { id: "timeline-legend-highlight", hidden: true }, h("span", { class: "key key-highlight", "aria-hidden": "true" }), " Cue of the chosen step");
+  legend.appendChild(legendHighlight);
   if (cues.length === 0) {
     return {
       el: h(
@@ -57,6 +67,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
         h("p", { class: "muted" }, "The timeline needs cue times this page could not read from the file; the diagnostics above are complete."),
       ),
       mark() {},
+      highlight() {},
     };
   }
   const end = Math.max(...cues.map((c) => c.endMs), 1000);
@@ -113,12 +124,28 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
   root.appendChild(cueGroup);
   root.appendChild(svg("g", { class: "markers", "aria-label": "Problem markers" }, ...markers));
 
-  const el = h("figure", { class: "timeline-wrap" }, h("div", { class: "timeline-scroll" }, root as unknown as HTMLElement), legend);
+  const scroller = h("div", { class: "timeline-scroll" }, root as unknown as HTMLElement);
+  const el = h("figure", { class: "timeline-wrap" }, scroller, legend);
   return {
     el,
     mark(cue) {
       cueEls.forEach((r, i) => r.classList.toggle("selected", i === cue));
       markers.forEach((m) => m.classList.toggle("selected", m.getAttribute("data-cue") === String(cue)));
+    },
+    highlight(list, codes = []) {
+      const set = new Set(list);
+      cueEls.forEach((r, i) => r.classList.toggle("highlighted", set.has(i)));
+      const marked = new Set(highlightedRows(withCue, list, codes));
+      markers.forEach((m, i) => m.classList.toggle("highlighted", marked.has(i)));
+      legendHighlight.hidden = !cueEls.some((_, i) => set.has(i));
+      // Only the timeline's own box scrolls (sideways, on a narrow
+      // screen): the page stays where the diagnostics table put it.
+      const first = cueEls.findIndex((_, i) => set.has(i));
+      if (first >= 0 && scroller.scrollWidth > scroller.clientWidth) {
+        const r = cueEls[first].getBoundingClientRect();
+        const b = scroller.getBoundingClientRect();
+        scroller.scrollLeft += r.left - b.left - b.width / 4;
+      }
     },
   };
 }
