@@ -248,10 +248,15 @@ func TestServeWithAdminCommands(t *testing.T) {
 	if code, _, errOut := admin(t, dir, "account", "create", "--email", "ci@example.com", "--tier", "free_plus"); code != 0 {
 		t.Fatalf("account create while serving: %s", errOut)
 	}
-	_, js, _ := admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "short", "--scopes", "usage:read", "--expires", "2s", "--json")
+	// The short key must outlive the admin commands below, each a process
+	// start that takes seconds on a loaded machine; the disabled account
+	// is checked with a key that does not expire.
+	_, js, _ := admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "short", "--scopes", "usage:read", "--expires", "15s", "--json")
 	short := decode[keyBody](t, js)
 	_, js, _ = admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "long", "--scopes", "usage:read", "--json")
 	long := decode[keyBody](t, js)
+	_, js, _ = admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "kept", "--scopes", "usage:read", "--json")
+	kept := decode[keyBody](t, js)
 	for _, k := range []keyBody{short, long} {
 		if s, code := apiStatus(t, url, "/api/v1/usage", k.Secret); s != 200 {
 			t.Fatalf("%s key: %d %s", k.Name, s, code)
@@ -266,7 +271,7 @@ func TestServeWithAdminCommands(t *testing.T) {
 	if code, _, _ := admin(t, dir, "account", "set", "--email", "ci@example.com", "--api-enabled", "false"); code != 0 {
 		t.Fatal("account set")
 	}
-	if s, code := apiStatus(t, url, "/api/v1/usage", short.Secret); s != 403 || code != "forbidden" {
+	if s, code := apiStatus(t, url, "/api/v1/usage", kept.Secret); s != 403 || code != "forbidden" {
 		t.Errorf("disabled account: %d %s", s, code)
 	}
 	admin(t, dir, "account", "set", "--email", "ci@example.com", "--api-enabled", "true")

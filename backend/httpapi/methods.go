@@ -30,8 +30,9 @@ func newRouteMethods(routes []*echo.Route) routeMethods {
 }
 
 // routeVerbs are the methods routes are registered with (echo's Any and
-// its 405 answer add OPTIONS and the rest, which no route serves).
-var routeVerbs = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} // read-only
+// its 405 answer add OPTIONS and the rest, which no route serves); a
+// read-only table.
+var routeVerbs = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete}
 
 // allowed returns the methods of the routes whose pattern matches path,
 // sorted, with OPTIONS (echo answers it for every route); nil when none.

@@ -206,7 +206,10 @@ func TestDeepNesting(t *testing.T) {
 	start := time.Now()
 	_, err := r.Compile(context.Background(), src)
 	scriptErr(t, err, exporttpl.PhaseCompile, exporttpl.KindStackOverflow)
-	if d := time.Since(start); d > exporttpl.CompileTimeout {
+	// The bounded parser answers in milliseconds; esbuild's recursive one
+	// took tens of seconds on this input. The bound only tells the two
+	// apart: a loaded CI machine may take a second or two.
+	if d := time.Since(start); d > 5*exporttpl.CompileTimeout {
 		t.Errorf("rejecting a deep nesting took %v", d)
 	}
 }
