@@ -6,22 +6,53 @@ export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 GO ?= go
 BIN := build/bin/captionqa
 
-# Debian packages the build, the tests and the app need: ffmpeg (video
-# jobs; libass and libx264 with it), a font for burned-in captions and
-# tesseract with its English data (OCR of burned-in captions);
-# chromium for the browser tests; GTK and WebKitGTK 4.1 (and Xvfb, xdotool,
-# ImageMagick for the smoke test) for the desktop window. `deps` installs
-# only what is absent.
-DEB_PACKAGES := ca-certificates curl git jq ffmpeg fonts-dejavu-core tesseract-ocr tesseract-ocr-eng chromium \
-	build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev xvfb xauth xdotool imagemagick
+# Debian packages, installed by build/deps-debian.sh only when absent
+# (apt-get's output goes to build/apt.log, the terminal gets one line).
+# make run needs DEB_RUN: ffmpeg (video jobs; libass and libx264 with
+# it), a font for burned-in captions and tesseract with its English data
+# (OCR of burned-in captions); Node.js and npm too unless a node and an npm
+# are on the PATH (they install the UI's npm packages). make desktop and
+# desktop-run add DEB_DESKTOP (GTK and WebKitGTK 4.1 to build the window),
+# desktop-smoke DEB_SMOKE (Xvfb, xdotool, ImageMagick, curl), make test
+# all of them and DEB_TEST (chromium for the browser tests, systemd for
+# systemd-analyze and desktop-file-utils, which check the packages).
+DEB_RUN     := ca-certificates ffmpeg fonts-dejavu-core tesseract-ocr tesseract-ocr-eng
+DEB_DESKTOP := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
+DEB_SMOKE   := xvfb xauth xdotool imagemagick curl
+DEB_TEST    := git jq chromium systemd desktop-file-utils
+NODE_DEBS    = $$(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)
 
 DESKTOP_BIN  := build/bin/captionqa-desktop
 DESKTOP_TAGS := desktop,production,webkit2_41
 
+# The build's identity, linked into every binary (captionqa version): the
+# version is wails.json's productVersion, the commit HEAD's (-dirty with
+# uncommitted changes), the date now in UTC or SOURCE_DATE_EPOCH's.
+# Override on the command line: make dist VERSION=0.2.0
+VERSION    := $(shell sed -n 's/^ *"productVersion": *"\([^"]*\)".*/\1/p' wails.json)
+COMMIT     := $(shell if c=$$(git rev-parse --short=7 HEAD 2>/dev/null); then git diff --quiet HEAD -- 2>/dev/null || c=$$c-dirty; echo $$c; else echo unknown; fi)
+BUILD_DATE := $(shell date -u -d "@$${SOURCE_DATE_EPOCH:-$$(date +%s)}" +%Y-%m-%dT%H:%M:%SZ)
+CLI_PKG    := github.com/captionqa/captionqa/backend/cli
+LDFLAGS    := -X $(CLI_PKG).version=$(VERSION) -X $(CLI_PKG).commit=$(COMMIT) -X $(CLI_PKG).buildDate=$(BUILD_DATE)
+
+# make install: build/bin/captionqa to $(DESTDIR)$(PREFIX)/bin.
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+# make dist: the architectures of the tarballs and captionqa .debs,
+# whether to build the desktop .deb (amd64 machines only) and how to
+# compress the .debs. make test builds and checks amd64 only, with gzip,
+# to keep CI within its time (a cold arm64 build takes minutes, xz half a
+# minute a package).
+DIST_ARCHES ?= amd64 arm64
+DIST_DESKTOP ?= yes
+DIST_DEB_COMPRESSION ?= xz
+MAINTAINER ?= CaptionQA <packages@captionqa.invalid>
+
 FUZZTIME ?= 60s
 FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg ./backend/explain
 
-.PHONY: all deps deps-debian deps-go deps-npm ui build run desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
+.PHONY: all deps deps-debian deps-desktop deps-smoke deps-test deps-go deps-npm ui build run install uninstall dist desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
 all: build
 
@@ -31,20 +62,27 @@ help:
 	@echo "make build   build the UI and $(BIN) (pure Go, CGO_ENABLED=0)"
 	@echo "make desktop build the desktop window, $(DESKTOP_BIN) (GTK, WebKitGTK 4.1)"
 	@echo "make desktop-run  build and open the desktop window"
+	@echo "make install install $(BIN) as $(DESTDIR)$(PREFIX)/bin/captionqa (PREFIX, DESTDIR)"
+	@echo "make dist    tarballs and .debs for $(DIST_ARCHES) in build/dist/ (version $(VERSION))"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default $(FUZZTIME))"
 	@echo "make bench   run the speed and memory benchmarks, with the go-astisub comparison"
 
+# deps: what make run needs (Debian packages, Go modules, npm packages).
 deps: deps-debian deps-go deps-npm
 
 deps-debian:
 	@command -v $(GO) >/dev/null || { echo "Go is missing: install Go 1.26 to /usr/local/go (see README)"; exit 1; }
-	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || missing="$$missing nodejs npm"; \
-	if [ -n "$$missing" ]; then \
-		echo "installing Debian packages:$$missing"; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
-	fi
+	@build/deps-debian.sh $(DEB_RUN) $(NODE_DEBS)
+
+# The rest, each in one apt-get run with what make run needs.
+deps-desktop:
+	@build/deps-debian.sh $(DEB_RUN) $(NODE_DEBS) $(DEB_DESKTOP)
+
+deps-smoke:
+	@build/deps-debian.sh $(DEB_RUN) $(NODE_DEBS) $(DEB_DESKTOP) $(DEB_SMOKE)
+
+deps-test:
+	@build/deps-debian.sh $(DEB_RUN) $(NODE_DEBS) $(DEB_DESKTOP) $(DEB_SMOKE) $(DEB_TEST)
 
 deps-go:
 	@$(GO) mod download
@@ -68,21 +106,35 @@ ui: deps
 	$(GO) run ./frontend/bundle
 
 build: ui
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 run: build
 	./$(BIN) $(ARGS)
 
+# install puts the binary on the PATH, so that the README's captionqa
+# commands run as written (make run does not need it).
+install: build
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/captionqa
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/captionqa
+
+# dist: build/dist/ holds a tarball and a .deb per architecture in
+# DIST_ARCHES, the desktop .deb and SHA256SUMS (see build/dist.sh).
+dist: deps-desktop ui
+	DIST_VERSION='$(VERSION)' DIST_DATE='$(BUILD_DATE)' DIST_LDFLAGS='$(LDFLAGS)' DIST_ARCHES='$(DIST_ARCHES)' \
+		DIST_DESKTOP='$(DIST_DESKTOP)' DIST_DEB_COMPRESSION='$(DIST_DEB_COMPRESSION)' DIST_MAINTAINER='$(MAINTAINER)' GO='$(GO)' build/dist.sh
+
 # The desktop window: the same binary with Wails, GTK and WebKitGTK 4.1.
-desktop: ui
-	$(GO) build -trimpath -tags $(DESKTOP_TAGS) -o $(DESKTOP_BIN) .
+desktop: deps-desktop ui
+	$(GO) build -trimpath -tags $(DESKTOP_TAGS) -ldflags '$(LDFLAGS)' -o $(DESKTOP_BIN) .
 
 desktop-run: desktop
 	./$(DESKTOP_BIN) desktop $(ARGS)
 
 # desktop-smoke opens the window under Xvfb, acts in it with the keyboard,
 # checks the effect through the API and keeps a screenshot in build/bin/.
-desktop-smoke: deps
+desktop-smoke: deps-smoke ui
 	build/desktop-smoke.sh
 
 vet:
@@ -96,14 +148,16 @@ fmt-check:
 
 # test: vet, gofmt, every test with -race (unit, golden, fuzz seeds, the
 # conformance suites on ../shared/corpus, the architecture rules, the API on
-# real SQLite over loopback, the browser tests in Debian's chromium), the
-# scaling checks again without -race (they skip under it: see
-# backend/internal/scaling), the headless build without cgo, the desktop window's smoke test under Xvfb,
-# and one pass of every benchmark so they stay runnable.
-test: ui fmt-check vet
+# real SQLite over loopback, the browser tests in Debian's chromium, the
+# packages make dist built: build/package), the scaling checks again
+# without -race (they skip under it: see backend/internal/scaling), the
+# desktop window's smoke test under Xvfb, and one pass of every benchmark
+# so they stay runnable. make dist is the headless build without cgo.
+test: DIST_ARCHES = amd64
+test: DIST_DEB_COMPRESSION = gzip
+test: deps-test ui fmt-check vet dist
 	$(GO) test -race -count=1 -timeout 15m ./...
 	$(GO) test -count=1 -run Linear ./backend/...
-	CGO_ENABLED=0 $(GO) build -o /dev/null .
 	build/desktop-smoke.sh
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
 	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null

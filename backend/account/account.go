@@ -1,8 +1,9 @@
 // Package account holds accounts, their tier and entitlements, and their
 // API keys: minting (the secret is shown once, only a hash is kept),
 // masking, scopes, expiry, revocation, and authenticating a Bearer secret;
-// and dashboard passwords (argon2id) and cookie sessions with their CSRF
-// token.
+// dashboard passwords (argon2id) and cookie sessions with their CSRF
+// token; and one-time sign-in links that set a password and open a
+// session.
 // It knows nothing of HTTP or SQL; it declares the [Store] it needs.
 package account
 

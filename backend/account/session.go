@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -117,14 +118,20 @@ func (s *Service) Login(ctx context.Context, email, password string) (*Session, 
 	if !ok {
 		return nil, "", fail
 	}
-	now := s.clock()
+	return s.openSession(ctx, a, s.clock())
+}
+
+// openSession opens a dashboard session of a, lasting
+// [Options.SessionTTL] from now, and returns it with its token. Expired
+// sessions are pruned on the way, best effort.
+func (s *Service) openSession(ctx context.Context, a *Account, now time.Time) (*Session, string, error) {
 	_ = s.store.DeleteSessionsBefore(ctx, now) // housekeeping must not fail a sign-in
 	token, tokenHash := newSessionToken()
 	csrf, _ := newSessionToken()
 	sess := &Session{ID: uuid.NewString(), AccountID: a.ID, Email: a.Email, CSRFToken: csrf,
 		CreatedAt: now, ExpiresAt: now.Add(s.sessTTL)}
 	if err := s.store.CreateSession(ctx, sess, tokenHash); err != nil {
-		return nil, "", fmt.Errorf("account: login %s: %w", a.ID, err)
+		return nil, "", fmt.Errorf("account: open session of %s: %w", a.ID, err)
 	}
 	return sess, token, nil
 }

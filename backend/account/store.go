@@ -81,4 +81,20 @@ type Store interface {
 	// DeleteSessionsBefore deletes the sessions that expired before at
 	// (and revoked ones created before it).
 	DeleteSessionsBefore(ctx context.Context, at time.Time) error
+
+	// CreateSignInLink inserts link with the SHA-256 hash of its token
+	// and, in the same transaction, deletes the account's earlier links
+	// and every link expired at link.CreatedAt. It returns
+	// [apperr.NotFound] if link.AccountID names no account.
+	CreateSignInLink(ctx context.Context, link *SignInLink, tokenHash []byte) error
+	// SignInLinkByTokenHash returns the link with this token hash,
+	// expired ones included, or [apperr.NotFound].
+	SignInLinkByTokenHash(ctx context.Context, tokenHash []byte) (*SignInLink, error)
+	// UseSignInLink, in one transaction, deletes the link with this token
+	// hash if it is live at at (at before its expiry), stores
+	// passwordHash as its account's password hash, revokes the account's
+	// sessions, and returns the account. If no such link is live it
+	// changes nothing and returns [apperr.NotFound]: of concurrent
+	// callers with one token, one at most succeeds.
+	UseSignInLink(ctx context.Context, tokenHash []byte, at time.Time, passwordHash string) (*Account, error)
 }

@@ -38,6 +38,8 @@ func commands() []command {
 		{"process", "check a caption file (or a folder) for delivery to a platform", runProcess},
 		{"serve", "run the localhost HTTP API (headless)", runServe},
 		{"account", "manage accounts: create, list, set, set-password", runAccount},
+		{"owner", "the owner account: link (a one-time sign-in link to set its password in the UI)", runOwner},
+		{"version", "print the version, commit and build date", runVersion},
 		{"key", "manage API keys: create, list, revoke", runKey},
 		{"project", "manage projects: create, list, diff, export", runProject},
 		{"webhook", "receive and verify webhook deliveries: listen", runWebhook},

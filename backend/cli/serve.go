@@ -46,7 +46,9 @@ const (
 
 // runServe runs the headless server until ctx is done (SIGINT or SIGTERM
 // in main), then shuts it down gracefully. The first start creates the
-// owner account and prints its key's secret once.
+// owner account and prints its key's secret once, with a one-time link
+// to set the owner's password in the UI; later starts print how to
+// replace a lost owner key and get a new link.
 func runServe(ctx context.Context, args []string, env Env) int {
 	fs := newFlagSet("serve", serveUsage, env)
 	config := ServerFlags(fs, os.Getenv, env.Stderr)
@@ -77,8 +79,15 @@ func runServe(ctx context.Context, args []string, env Env) int {
 	}
 	if owner.Created {
 		fmt.Fprintf(env.Stdout, "Created the owner account %s.\nOwner API key (shown once; store it now):\n  %s\n", name.Escape(owner.Email), owner.Secret)
+		if link, err := srv.OwnerSignInLink(ctx); err != nil {
+			fmt.Fprintf(env.Stderr, "captionqa: no sign-in link for the owner: %v; run 'captionqa owner link' for one\n", err)
+		} else {
+			fmt.Fprintln(env.Stdout, firstLinkLine(link))
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, laterStartLine(owner.Email, cfg.DataDir, srv.LinkBase()))
 	}
-	cfg.Logger.Info("serving", "url", srv.URL(), "data", cfg.DataDir, "metrics", srv.MetricsURL())
+	cfg.Logger.Info("serving", "url", srv.URL(), "data", cfg.DataDir, "metrics", srv.MetricsURL(), "build", currentBuild())
 	// Run serves until ctx is done, with the job queue and its sweeper,
 	// then shuts down in order and closes the store.
 	if err := srv.Run(ctx); err != nil {

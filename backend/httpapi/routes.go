@@ -115,6 +115,7 @@ func (h *handler) routes(e *echo.Echo) {
 
 	// Dashboard sessions of the browser UI (not part of the v1 contract).
 	e.POST("/api/session", h.login, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))
+	e.POST("/api/session/link", h.signInLink, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))
 	e.GET("/api/session", h.session)
 	e.DELETE("/api/session", h.logout, sameOriginOnly)
 

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"crypto/subtle"
+	"net"
 	"net/http"
 	"time"
 
@@ -31,12 +32,37 @@ func (h *handler) login(c echo.Context) error {
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	sess, token, err := h.accounts.SignIn(ctx, in.Email, in.Password, c.RealIP())
+	sess, token, err := h.accounts.SignIn(c.Request().Context(), in.Email, in.Password, c.RealIP())
 	if err != nil {
 		return err
 	}
-	p, csrf, err := h.accounts.SessionPrincipal(ctx, token)
+	return h.startSession(c, sess, token)
+}
+
+// signInLink serves POST /api/session/link {token, password}: it uses a
+// one-time sign-in link (see [account.Service.UseSignInLink]), setting
+// the account's password, and answers as [handler.login] does. A link
+// that is unknown, used or expired is 401 unauthorized with one message
+// that says how to get a new one; a password the account may not have is
+// 400 bad_request (details.field "password") and leaves the link usable.
+// Dead links tried from one address slow down further tries from it
+// (429 rate_limited, see [account.Service.SignInWithLink]).
+func (h *handler) signInLink(c echo.Context) error {
+	var in linkRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	sess, token, err := h.accounts.SignInWithLink(c.Request().Context(), in.Token, in.Password, c.RealIP())
+	if err != nil {
+		return err
+	}
+	return h.startSession(c, sess, token)
+}
+
+// startSession answers a sign-in: the session cookie, and 200 with the
+// session's email, tier and CSRF token.
+func (h *handler) startSession(c echo.Context, sess *account.Session, token string) error {
+	p, csrf, err := h.accounts.SessionPrincipal(c.Request().Context(), token)
 	if err != nil {
 		return err
 	}
@@ -44,12 +70,15 @@ func (h *handler) login(c echo.Context) error {
 		SameSite: http.SameSiteStrictMode, Secure: c.IsTLS(),
 		Expires: sess.ExpiresAt, MaxAge: int(sess.ExpiresAt.Sub(h.now()).Seconds())})
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.JSON(http.StatusOK, sessionResponse{Email: p.Account.Email, Tier: p.Account.Tier, CSRFToken: csrf})
+	return c.JSON(http.StatusOK, h.newSessionResponse(p, csrf, false))
 }
 
 // session serves GET /api/session: who the UI is signed in as. The
 // desktop window is always signed in as the owner (desktop true, no CSRF
-// token needed); otherwise the cookie's session, or 401 unauthorized.
+// token needed); otherwise the cookie's session, or 401 unauthorized. A
+// signed-out client on this machine (a loopback address) is also told
+// the owner account's email in details.ownerEmail, so the sign-in page
+// can say whose password to use; no other client ever is.
 func (h *handler) session(c echo.Context) error {
 	c.Response().Header().Set("Cache-Control", "no-store")
 	if isTrusted(c) {
@@ -57,17 +86,39 @@ func (h *handler) session(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, sessionResponse{Email: p.Account.Email, Tier: p.Account.Tier, Desktop: true})
+		return c.JSON(http.StatusOK, h.newSessionResponse(p, "", true))
 	}
 	cookie, err := c.Cookie(SessionCookie)
 	if err != nil {
-		return apperr.New(apperr.Unauthorized, "not signed in")
+		return h.signedOut(c, apperr.New(apperr.Unauthorized, "not signed in"))
 	}
 	p, csrf, err := h.accounts.SessionPrincipal(c.Request().Context(), cookie.Value)
 	if err != nil {
+		return h.signedOut(c, err)
+	}
+	return c.JSON(http.StatusOK, h.newSessionResponse(p, csrf, false))
+}
+
+// signedOut returns err, an answer to a client without a session; a 401
+// to a loopback client gains details.ownerEmail when the owner is known.
+func (h *handler) signedOut(c echo.Context, err error) error {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Unauthorized || h.ownerID == "" || !isLoopbackClient(c) {
 		return err
 	}
-	return c.JSON(http.StatusOK, sessionResponse{Email: p.Account.Email, Tier: p.Account.Tier, CSRFToken: csrf})
+	owner, lookupErr := h.accounts.Account(c.Request().Context(), h.ownerID)
+	if lookupErr != nil {
+		return err
+	}
+	return apperr.New(apperr.Unauthorized, "%s", e.Message).WithDetail("ownerEmail", owner.Email).Wrap(err)
+}
+
+// isLoopbackClient reports whether the request's peer is a loopback
+// address: a process on this machine. The router takes the peer address
+// as is ([echo.ExtractIPDirect]), so no header can claim it.
+func isLoopbackClient(c echo.Context) bool {
+	ip := net.ParseIP(c.RealIP())
+	return ip != nil && ip.IsLoopback()
 }
 
 // logout serves DELETE /api/session: 204, the session revoked and the
@@ -142,21 +193,4 @@ func csrfMatches(c echo.Context, csrf string) bool {
 func csrfRefused() *apperr.Error {
 	return apperr.New(apperr.Forbidden, "a signed-in browser request that changes something must carry the header %s with the session's CSRF token", CSRFHeader).
 		WithDetail("reason", "csrf")
-}
-
-// loginRequest is the body of POST /api/session.
-type loginRequest struct {
-	Email    string `json:"email"`
-	Password string `json:"password"`
-}
-
-// sessionResponse answers POST and GET /api/session.
-type sessionResponse struct {
-	Email string `json:"email"`
-	Tier  string `json:"tier"`
-	// CSRFToken goes in X-CSRF-Token on every mutating request; empty in
-	// the desktop window, which needs none.
-	CSRFToken string `json:"csrfToken"`
-	// Desktop is true in the desktop window, signed in as the owner.
-	Desktop bool `json:"desktop"`
 }

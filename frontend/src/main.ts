@@ -102,6 +102,8 @@ class App {
   }
 
   renderSignedIn(): void {
+    // A one-time sign-in link opened while signed in: keep its token out of the address and history.
+    if (/^#\/?signin\b/.test(location.hash)) history.replaceState(null, "", location.pathname + location.search + "#/run");
     const r = this.route();
     const meta = ROUTES.find((x) => x.id === r)!;
     document.title = `${meta.title} · CaptionQA`;

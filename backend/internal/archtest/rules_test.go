@@ -33,7 +33,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerDomain, true
 	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
 		return layerAdapter, true
-	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e"):
+	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "build/package"):
 		return layerRoot, true
 	case rel == "assets", rel == "frontend":
 		// Embedded data: importable by roots only, checked below.

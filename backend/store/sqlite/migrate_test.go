@@ -43,7 +43,7 @@ func TestMigrationsAppliedOnceAndRecorded(t *testing.T) {
 			got = append(got, name)
 		}
 		rows.Close()
-		if want := []string{"migrations/0001_init.sql", "migrations/0002_sessions.sql", "migrations/0003_projects.sql", "migrations/0004_exports.sql", "migrations/0005_webhooks.sql", "migrations/0006_export_templates.sql", "migrations/0007_media_jobs.sql", "migrations/0008_extract_jobs.sql"}; !slices.Equal(got, want) {
+		if want := []string{"migrations/0001_init.sql", "migrations/0002_sessions.sql", "migrations/0003_projects.sql", "migrations/0004_exports.sql", "migrations/0005_webhooks.sql", "migrations/0006_export_templates.sql", "migrations/0007_media_jobs.sql", "migrations/0008_extract_jobs.sql", "migrations/0009_signin_links.sql"}; !slices.Equal(got, want) {
 			t.Errorf("schema_migrations = %v, want %v", got, want)
 		}
 	}

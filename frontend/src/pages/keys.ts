@@ -31,7 +31,8 @@ export function keysPage(client: Client): HTMLElement {
   async function load(): Promise<void> {
     try {
       const { keys } = await client.listKeys();
-      replace(listArea, keyTable(keys, (k) => dialog.open(k)));
+      const owner = ownerKeyId(client, keys);
+      replace(listArea, keyTable(keys, (k) => dialog.open(k, k.keyId === owner)));
     } catch (e) {
       replace(listArea);
       showError(messageOf(e));
@@ -58,6 +59,18 @@ export function keysPage(client: Client): HTMLElement {
     h("section", { class: "card", "aria-labelledby": "key-form-h" }, h("h2", { id: "key-form-h" }, "Create a key"), form),
     dialog.el,
   );
+}
+
+/** OWNER_KEY_NAME is the name the first start gives the owner's key (account.Service.EnsureOwner). */
+const OWNER_KEY_NAME = "owner";
+
+/**
+ * ownerKeyId is the id of the key the first start printed, when the signed-in account is the owner
+ * and still lists it: its oldest key (the list is newest first), named as the first start names it.
+ */
+function ownerKeyId(client: Client, keys: APIKey[]): string {
+  const oldest = keys[keys.length - 1];
+  return client.owner && oldest && oldest.name === OWNER_KEY_NAME ? oldest.keyId : "";
 }
 
 function keyTable(keys: APIKey[], revoke: (k: APIKey) => void): HTMLElement {
@@ -201,16 +214,25 @@ function revokeDialog(client: Client, revoked: () => void, showError: (m: string
   const text = h("p", { id: "revoke-text" });
   const cancel = h("button", { id: "revoke-cancel", type: "button", class: "button secondary", onclick: () => el.close() }, "Cancel");
   const confirm = h("button", { id: "revoke-confirm", type: "button", class: "button danger" }, "Revoke key");
+  // The owner's first key asks for a second, explicit confirmation.
+  const ack = h("input", { id: "revoke-owner-ack", type: "checkbox", onchange: () => (confirm.disabled = !ack.checked) });
+  const ownerWarning = h(
+    "div",
+    { id: "revoke-owner-warning", class: "alert warning", hidden: true },
+    h("p", null, h("strong", null, "This is the owner key printed at the first start; "), "integrations using it stop working, and the desktop window is unaffected."),
+    h("div", { class: "check" }, ack, h("label", { for: "revoke-owner-ack" }, "Revoke the owner key anyway")),
+  );
   const el = h(
     "dialog",
     { id: "revoke-dialog", "aria-labelledby": "revoke-h", "aria-describedby": "revoke-text" },
     h("h2", { id: "revoke-h" }, "Revoke this key?"),
     text,
+    ownerWarning,
     h("div", { class: "form-actions" }, cancel, confirm),
   );
   el.addEventListener("close", () => opener?.focus());
   confirm.addEventListener("click", async () => {
-    if (!current) return;
+    if (!current || (!ownerWarning.hidden && !ack.checked)) return;
     confirm.disabled = true;
     try {
       await client.revokeKey(current.keyId);
@@ -226,10 +248,14 @@ function revokeDialog(client: Client, revoked: () => void, showError: (m: string
   });
   return {
     el,
-    open(k: APIKey) {
+    /** open asks to revoke k; ownerKey adds the owner-key warning, whose box must be ticked first. */
+    open(k: APIKey, ownerKey = false) {
       current = k;
       opener = document.activeElement as HTMLElement | null;
       replace(text, "Integrations using ", h("strong", null, k.name), " (", h("code", null, k.prefix), ") will get 401 api_key_revoked. This cannot be undone.");
+      ownerWarning.hidden = !ownerKey;
+      ack.checked = false;
+      confirm.disabled = ownerKey;
       el.showModal();
       cancel.focus();
     },
