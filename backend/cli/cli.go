@@ -39,10 +39,10 @@ func commands() []command {
 		{"serve", "run the localhost HTTP API (headless)", runServe},
 		{"account", "manage accounts: create, list, set, set-password", runAccount},
 		{"owner", "the owner account: link (a one-time sign-in link to set its password in the UI)", runOwner},
-		{"version", "print the version, commit and build date", runVersion},
 		{"key", "manage API keys: create, list, revoke", runKey},
 		{"project", "manage projects: create, list, diff, export", runProject},
 		{"webhook", "receive and verify webhook deliveries: listen", runWebhook},
+		{"version", "print the version, commit and build date", runVersion},
 	}
 }
 
