@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -109,7 +110,7 @@ func checkShape(t *testing.T, e *Explanation, in *Input) {
 		t.Errorf("status %q with %d actions", e.Status, len(e.Actions))
 	}
 	for i, a := range e.Actions {
-		if a.ID != "a"+itoa(i+1) {
+		if a.ID != "a"+strconv.Itoa(i+1) {
 			t.Errorf("action %d has id %q", i, a.ID)
 		}
 		if i > 0 && a.Priority < e.Actions[i-1].Priority {
@@ -151,5 +152,3 @@ func checkShape(t *testing.T, e *Explanation, in *Input) {
 		t.Errorf("the built-in prose fails the check a model's must pass: %v", d)
 	}
 }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }

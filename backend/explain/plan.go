@@ -3,6 +3,7 @@ package explain
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -314,15 +315,7 @@ func effort(a Action, info kindInfo) int {
 	if a.AutoFixable {
 		per, base = 0.1, 2
 	}
-	return int(ceil(base + per*float64(a.Count)))
-}
-
-func ceil(f float64) float64 {
-	i := float64(int(f))
-	if f > i {
-		return i + 1
-	}
-	return i
+	return int(math.Ceil(base + per*float64(a.Count)))
 }
 
 func nonNil[T any](s []T) []T {

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/standard"
@@ -41,6 +42,6 @@ func review(in *Input) (Action, bool) {
 		Priority: PriorityReview, Kind: KindReviewManually,
 		Title:  fmt.Sprintf("Check %s of %s against the video", plural(len(ids), "clause"), st.Title),
 		Detail: detail, Codes: []string{}, CueIndexes: []int{}, Count: len(ids), Clauses: ids,
-		EffortMinutes: max(5, int(ceil(float64(in.Report.OutputCues)*3/60))), Owner: ownerQC,
+		EffortMinutes: max(5, int(math.Ceil(float64(in.Report.OutputCues)*3/60))), Owner: ownerQC,
 	}, true
 }
