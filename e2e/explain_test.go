@@ -67,7 +67,8 @@ type wireExplain struct {
 	WrittenBy string `json:"writtenBy"`
 }
 
-// diagRow is a diagnostic of the report, as the table numbers its rows.
+// diagRow is a problem of the delivery, as its table numbers its rows:
+// report.remaining, then suggestions.
 type diagRow struct {
 	CueIndex *int   `json:"cueIndex"`
 	Code     string `json:"code"`
@@ -85,8 +86,9 @@ func apiExplain(t *testing.T, e *env, name, body string, fields map[string]strin
 	var res struct {
 		Explain              *wireExplain `json:"explain"`
 		ExplainSkippedReason string       `json:"explainSkippedReason"`
+		Suggestions          []diagRow    `json:"suggestions"`
 		Report               struct {
-			Diagnostics []diagRow `json:"diagnostics"`
+			Remaining []diagRow `json:"remaining"`
 		} `json:"report"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
@@ -95,10 +97,11 @@ func apiExplain(t *testing.T, e *env, name, body string, fields map[string]strin
 	if res.Explain == nil {
 		t.Fatalf("API process with includeExplain has no explain (skipped: %q)", res.ExplainSkippedReason)
 	}
-	return *res.Explain, res.Report.Diagnostics
+	// A step's cues are the delivery's: it highlights the delivery's problems.
+	return *res.Explain, append(res.Report.Remaining, res.Suggestions...)
 }
 
-// wantHighlight is the diagnostics a step marks: those on its cues of its
+// wantHighlight is the problems a step marks: those on its cues of its
 // codes, or, when none of them has one of the codes, all on its cues.
 func wantHighlight(diags []diagRow, cues []int, codes []string) []int {
 	var onCues, ofCodes []int
@@ -167,9 +170,9 @@ func TestExplainPlanInRunQA(t *testing.T) {
 		t.Fatalf("the API's plan has status %q and %d actions; the file should need work", want.Status, len(want.Actions))
 	}
 
-	// The card comes before the diagnostics and shows the API's plan.
-	if !eval[bool](b, `!!(document.getElementById("explain").compareDocumentPosition(document.getElementById("diag-table")) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
-		t.Error("the plan card is not before the diagnostics")
+	// The card comes before the problems and shows the API's plan.
+	if !eval[bool](b, `!!(document.getElementById("explain").compareDocumentPosition(document.getElementById("delivery-table")) & Node.DOCUMENT_POSITION_FOLLOWING)`) {
+		t.Error("the plan card is not before the delivery's problems")
 	}
 	if got := b.text("#explain-h"); got != "Editorial plan" {
 		t.Errorf("card heading = %q", got)
@@ -256,8 +259,8 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	}
 	actCues := slices.Clone(act.CueIndexes)
 	slices.Sort(actCues)
-	if got := domSet(b, `[...document.querySelectorAll("#diag-body tr.highlighted")].map(r => +r.dataset.diag)`); !slices.Equal(got, wantRows) {
-		t.Errorf("highlighted diagnostics rows = %v, want %v (step %s: cues %v, codes %v)", got, wantRows, act.ID, act.CueIndexes, act.Codes)
+	if got := domSet(b, `[...document.querySelectorAll("#delivery-body tr.highlighted")].map(r => +r.dataset.diag)`); !slices.Equal(got, wantRows) {
+		t.Errorf("highlighted rows of the delivery's problems = %v, want %v (step %s: cues %v, codes %v)", got, wantRows, act.ID, act.CueIndexes, act.Codes)
 	}
 	var wantMarkers []string
 	for _, i := range wantRows {
@@ -280,24 +283,25 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	if eval[bool](b, `document.getElementById("timeline-legend-highlight").hidden`) {
 		t.Error("the timeline legend does not explain the highlight")
 	}
+	checkLegend(t, b)
 	if !eval[bool](b, fmt.Sprintf(`document.querySelector('#timeline rect.cue[data-cue="%d"]').classList.contains("selected")`, act.CueIndexes[0])) {
 		t.Error("the action's first cue is not selected on the timeline")
 	}
 	// The first highlighted row was scrolled into view.
-	if !eval[bool](b, `(r => { if (!r) return false; const b = r.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; })(document.querySelector("#diag-body tr.highlighted"))`) {
-		t.Errorf("the first highlighted row is not in view: %s", eval[string](b, `JSON.stringify([innerWidth, innerHeight, scrollY, document.querySelector("#diag-body tr.highlighted").getBoundingClientRect()])`))
+	if !eval[bool](b, `(r => { if (!r) return false; const b = r.getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; })(document.querySelector("#delivery-body tr.highlighted"))`) {
+		t.Errorf("the first highlighted row is not in view: %s", eval[string](b, `JSON.stringify([innerWidth, innerHeight, scrollY, document.querySelector("#delivery-body tr.highlighted").getBoundingClientRect()])`))
 	}
 	b.shots("71-explain-chosen")
 
 	// By keyboard: Enter on the chosen step again clears the highlight.
 	b.run("focus action", chromedp.Focus(chromedp.CSS(btn)))
 	b.press(kb.Enter)
-	b.waitJS("highlight cleared", `document.querySelectorAll("#diag-body tr.highlighted, #timeline .highlighted").length === 0`)
+	b.waitJS("highlight cleared", `document.querySelectorAll("#delivery-body tr.highlighted, #timeline .highlighted").length === 0`)
 	if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-pressed")`, btn)); got != "false" {
 		t.Errorf("aria-pressed after a second Enter = %q", got)
 	}
 	b.press(kb.Enter)
-	b.waitJS("highlight again", `document.querySelectorAll("#diag-body tr.highlighted").length > 0`)
+	b.waitJS("highlight again", `document.querySelectorAll("#delivery-body tr.highlighted").length > 0`)
 
 	// Ticking a step is kept while the editor goes elsewhere and back.
 	first := want.Actions[0].ID
@@ -311,7 +315,7 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	if !eval[bool](b, fmt.Sprintf(`document.getElementById("explain-done-%s").checked`, first)) {
 		t.Error("the ticked step is unticked after navigating away and back")
 	}
-	if n := eval[int](b, `document.querySelectorAll("#diag-body tr.highlighted").length`); n == 0 {
+	if n := eval[int](b, `document.querySelectorAll("#delivery-body tr.highlighted").length`); n == 0 {
 		t.Error("the chosen step lost its highlight after navigating away and back")
 	}
 

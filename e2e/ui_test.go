@@ -121,9 +121,13 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 		AidedSameAsDelivery bool   `json:"aidedSameAsDelivery"`
 		DeliveryStatus      string `json:"deliveryStatus"`
 		Report              struct {
-			Summary     string            `json:"summary"`
-			Diagnostics []json.RawMessage `json:"diagnostics"`
-			Standard    struct {
+			Summary     string `json:"summary"`
+			InputCues   int    `json:"inputCues"`
+			OutputCues  int    `json:"outputCues"`
+			Diagnostics []struct {
+				Code string `json:"code"`
+			} `json:"diagnostics"`
+			Standard struct {
 				Clauses []json.RawMessage `json:"clauses"`
 			} `json:"standard"`
 		} `json:"report"`
@@ -142,12 +146,24 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	if got := b.text("#summary"); got != want.Report.Summary {
 		t.Errorf("summary = %q, want %q", got, want.Report.Summary)
 	}
-	rows := eval[int](b, `document.querySelectorAll("#diag-body tr[data-code]").length`)
-	if rows != len(want.Report.Diagnostics) || rows == 0 {
-		t.Errorf("diagnostic rows = %d, want %d (> 0)", rows, len(want.Report.Diagnostics))
+	// The uploaded file's findings; styling removals are listed with the changes.
+	wantRows := 0
+	for _, d := range want.Report.Diagnostics {
+		if d.Code != "strip_styling" {
+			wantRows++
+		}
 	}
+	rows := eval[int](b, `document.querySelectorAll("#diag-body tr[data-code]").length`)
+	if rows != wantRows || rows == 0 {
+		t.Errorf("diagnostic rows = %d, want %d (> 0)", rows, wantRows)
+	}
+	// The timeline shows the delivery, and the uploaded file on demand.
+	if n := eval[int](b, `document.querySelectorAll("#timeline rect.cue").length`); n != want.Report.OutputCues || n != 7 {
+		t.Errorf("delivery timeline cues = %d, want %d", n, want.Report.OutputCues)
+	}
+	b.run("source timeline", chromedp.Click(chromedp.CSS("#tl-view-source")))
 	if n := eval[int](b, `document.querySelectorAll("#timeline rect.cue").length`); n != 5 {
-		t.Errorf("timeline cues = %d, want 5", n)
+		t.Errorf("source timeline cues = %d, want 5", n)
 	}
 	markers := eval[int](b, `document.querySelectorAll("#timeline .marker").length`)
 	if markers == 0 {
@@ -156,23 +172,24 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	if got := eval[string](b, `document.getElementById("timeline-title").textContent`); got == "" {
 		t.Error("timeline has no accessible title")
 	}
-	if n := eval[int](b, `document.querySelectorAll("#clauses tbody tr").length`); n != len(want.Report.Standard.Clauses) || n == 0 {
+	if n := eval[int](b, `document.querySelectorAll("#clauses li.clause").length`); n != len(want.Report.Standard.Clauses) || n == 0 {
 		t.Errorf("clause rows = %d, want %d", n, len(want.Report.Standard.Clauses))
 	}
-	if got := eval[string](b, `(document.querySelector('#clauses tr[data-status="not_evaluated"]')||{}).textContent||""`); !strings.Contains(got, "Not evaluated") {
+	if got := eval[string](b, `(document.querySelector('#clauses li[data-status="not_evaluated"]')||{}).textContent||""`); !strings.Contains(got, "Not evaluated") {
 		t.Errorf("fcc-79.1 should show a not-evaluated clause with words; got %q", got)
 	}
 	b.shots("03-run-qa-result")
 
-	// Sorting: click the Cue header twice.
-	b.run("sort", chromedp.Click(chromedp.CSS(`button.sort[data-sort="cue"]`)))
-	if got := eval[string](b, `document.querySelector('th[data-col="cue"]').getAttribute("aria-sort")`); got != "ascending" {
+	// Sorting the uploaded file's findings: click the Cue header twice.
+	b.run("sort", chromedp.Click(chromedp.CSS(`#diag-table button.sort[data-sort="cue"]`)))
+	if got := eval[string](b, `document.querySelector('#diag-table th[data-col="cue"]').getAttribute("aria-sort")`); got != "ascending" {
 		t.Errorf("aria-sort after one click = %q", got)
 	}
-	b.run("sort desc", chromedp.Click(chromedp.CSS(`button.sort[data-sort="cue"]`)))
+	b.run("sort desc", chromedp.Click(chromedp.CSS(`#diag-table button.sort[data-sort="cue"]`)))
+	// Cue 5's only finding is its styling, which is among the changes: cue 4 comes first.
 	first := eval[string](b, `document.querySelector("#diag-body tr[data-cue]").dataset.cue`)
-	if first != "4" {
-		t.Errorf("first row cue after descending sort = %s, want 4", first)
+	if first != "3" {
+		t.Errorf("first row cue after descending sort = %s, want 3", first)
 	}
 	// Filter by severity, then by rule.
 	eval[bool](b, `(s => (s.value = "error", s.dispatchEvent(new Event("change")), true))(document.getElementById("diag-filter-severity"))`)
@@ -432,15 +449,15 @@ func TestKeyboardOnlyRunQA(t *testing.T) {
 	b.run("result", chromedp.WaitVisible(chromedp.CSS("#result")))
 	b.waitJS("focus on result", `document.activeElement && document.activeElement.id === "result-heading"`)
 
-	// Tab to the first diagnostic row and open its cue with Enter.
+	// Tab to the first problem row (the delivery's come first) and open its cue with Enter.
 	for range 40 {
 		b.press(kb.Tab)
-		if eval[bool](b, `document.activeElement.matches("#diag-body tr[data-cue]")`) {
+		if eval[bool](b, `document.activeElement.matches("#delivery-body tr[data-cue], #diag-body tr[data-cue]")`) {
 			break
 		}
 	}
-	if !eval[bool](b, `document.activeElement.matches("#diag-body tr[data-cue]")`) {
-		t.Fatal("Tab never reached a diagnostics row")
+	if !eval[bool](b, `document.activeElement.matches("#delivery-body tr[data-cue]")`) {
+		t.Fatalf("Tab never reached a row of the delivery's problems (at %q)", b.activeID())
 	}
 	cue := eval[string](b, `document.activeElement.dataset.cue`)
 	b.press(kb.Enter)

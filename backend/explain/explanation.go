@@ -112,9 +112,11 @@ type Action struct {
 	Detail   string `json:"detail"`
 	// Codes are the rule or finding codes the action settles.
 	Codes []string `json:"codes"`
-	// CueIndexes are the 0-based cues of the uploaded file concerned, in
-	// order, at most [MaxCueIndexes]; Count counts them all (findings
-	// without a cue count once).
+	// CueIndexes are the 0-based cues of the delivery concerned (the
+	// report's remaining problems, clause findings and suggestions number
+	// the delivery's cues: the uploaded file's unless the fixes split,
+	// removed or reordered cues), in order, at most [MaxCueIndexes];
+	// Count counts them all (findings without a cue count once).
 	CueIndexes []int `json:"cueIndexes"`
 	Count      int   `json:"count"`
 	// AutoFixable is true when running again with FixProfile does it.

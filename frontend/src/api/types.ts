@@ -162,7 +162,7 @@ export interface ExplainAction {
   title: string;
   detail: string;
   codes: string[];
-  /** cueIndexes are 0-based cues of the uploaded file, at most 200; count counts them all. */
+  /** cueIndexes are 0-based cues of the delivery (the uploaded file's unless the fixes split, removed or reordered cues), at most 200; count counts them all. */
   cueIndexes: number[];
   count: number;
   /** autoFixable: running again with fixProfile does it. */

@@ -1,4 +1,5 @@
-// Run QA: the form, then the result below it. The quick converter for
+// Run QA: the form, then the result below it (the delivery's problems
+// first; see ui/result.ts). The quick converter for
 // signed-out visitors uses the same page with the homepage route.
 
 import { messageOf } from "../api/client";
@@ -45,7 +46,8 @@ export class RunPage {
         this.last = newResultState(res, input.file.name, readCues(input.file.name, text));
         this.opts.onResult?.(res);
         this.showResult(out);
-        announce(`QA finished: ${res.report.diagnostics.length} diagnostics.`);
+        const left = res.report.remaining.length + (res.suggestions?.length ?? 0);
+        announce(`QA finished: ${left} ${left === 1 ? "problem" : "problems"} in the delivery, ${res.report.diagnostics.length} in the uploaded file.`);
         document.getElementById("result-heading")?.focus();
       } catch (e) {
         showError(messageOf(e));

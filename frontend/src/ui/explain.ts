@@ -1,6 +1,7 @@
 // ExplainAI's editorial plan in the result view (issue 18): headline and
 // message, the two delivery scores, the actions as a checklist whose steps
-// highlight their cues in the diagnostics and the timeline, the client
+// highlight their cues in the delivery's problems and its timeline (a
+// step's cue indexes are the delivery's), the client
 // summary with a Copy button, platform notes, what was already fixed, and
 // who wrote the text. A result that asked for it but may not have it shows
 // one line saying why instead.
@@ -25,12 +26,12 @@ export function newExplainState(): ExplainState {
 /** ExplainHooks link the plan to the rest of the result view. */
 export interface ExplainHooks {
   /**
-   * highlight marks cues in the diagnostics and the timeline (none:
-   * clears), the findings of codes among them; it returns the diagnostics
-   * rows shown.
+   * highlight marks cues of the delivery in its problems table and its
+   * timeline (none: clears), the findings of codes among them; it returns
+   * the table rows shown.
    */
   highlight(cues: number[], codes: string[]): number;
-  /** select shows a cue in the cue detail panel, as a click on its row does. */
+  /** select shows a cue of the delivery in the cue detail panel, as a click on its row does. */
   select(cue: number): void;
 }
 
@@ -148,7 +149,7 @@ function checklist(actions: ExplainAction[], st: ExplainState, hooks: ExplainHoo
     }
     const rows = hooks.highlight(a.cueIndexes, a.codes ?? []);
     if (a.cueIndexes.length) hooks.select(a.cueIndexes[0]);
-    announce(`“${a.title}”: ${plural(a.cueIndexes.length, "cue", "cues")} highlighted, ${plural(rows, "diagnostics row", "diagnostics rows")} shown; cue ${a.cueIndexes[0] + 1} is in the cue detail.`);
+    announce(`“${a.title}”: ${plural(a.cueIndexes.length, "cue", "cues")} highlighted, ${plural(rows, "problem row", "problem rows")} shown; cue ${a.cueIndexes[0] + 1} of the delivery is in the cue detail.`);
   };
   const items = actions.map((a) => actionItem(a, st, choose, buttons, showProgress));
   showProgress();
@@ -163,7 +164,7 @@ function checklist(actions: ExplainAction[], st: ExplainState, hooks: ExplainHoo
     "div",
     { class: "explain-plan" },
     h("h4", { id: "explain-actions-h" }, "Checklist"),
-    h("p", { class: "muted small" }, "Tick a step once it is done. Choose a step's title to highlight its cues in the diagnostics and the timeline."),
+    h("p", { class: "muted small" }, "Tick a step once it is done. Choose a step's title to highlight its cues in the delivery's problems and on the timeline."),
     progress,
     h("ol", { id: "explain-actions", class: "explain-actions", "aria-labelledby": "explain-actions-h" }, ...items),
   );
@@ -199,7 +200,7 @@ function actionItem(
         type: "button",
         class: "linklike explain-choose",
         "aria-pressed": "false",
-        "aria-controls": "diag-table timeline",
+        "aria-controls": "delivery-table timeline",
         "aria-describedby": `explain-facts-${a.id}`,
         onclick: () => choose(a),
       },

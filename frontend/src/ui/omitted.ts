@@ -4,14 +4,17 @@
 import type { Omission } from "../api/types";
 import { h } from "../dom";
 
-/** omittedCount adds up what a list (a clause's findings, given its id) leaves out. */
-export function omittedCount(om: Omission[] | undefined, list: Omission["list"], clause?: string): number {
-  return (om ?? []).filter((o) => o.list === list && o.clause === clause).reduce((n, o) => n + o.count, 0);
+/**
+ * omittedCount adds up what a list (a clause's findings, given its id)
+ * leaves out, but for the codes in except.
+ */
+export function omittedCount(om: Omission[] | undefined, list: Omission["list"], clause?: string, except: string[] = []): number {
+  return (om ?? []).filter((o) => o.list === list && o.clause === clause && !except.includes(o.code)).reduce((n, o) => n + o.count, 0);
 }
 
-/** omittedNote says, one line a code, what a list leaves out; null when nothing. */
-export function omittedNote(om: Omission[] | undefined, list: Omission["list"]): HTMLElement | null {
-  const rows = (om ?? []).filter((o) => o.list === list && o.clause === undefined);
+/** omittedNote says, one line a code, what a list leaves out (but for the codes in except); null when nothing. */
+export function omittedNote(om: Omission[] | undefined, list: Omission["list"], except: string[] = []): HTMLElement | null {
+  const rows = (om ?? []).filter((o) => o.list === list && o.clause === undefined && !except.includes(o.code));
   if (!rows.length) return null;
   return h(
     "ul",

@@ -1,19 +1,25 @@
 // The timeline: every cue along the running time, problem markers above
-// it coloured by severity (and shaped, so colour is not the only cue);
-// clicking or pressing Enter on a marker or a cue selects that cue. A set
-// of cues (an ExplainAI step's) can be highlighted at once.
+// it in one lane per impact, coloured by impact and shaped by what they
+// mean for the delivery (so colour is not the only cue); clicking or
+// pressing Enter on a marker or a cue selects that cue. A set of cues (an
+// ExplainAI step's) can be highlighted at once. The legend is drawn with
+// the markers' own shapes and classes, and names only what is drawn.
 
 import type { Diagnostic, Severity } from "../api/types";
 import { clock, type Cue } from "../captions";
 import { h, svg } from "../dom";
 import { highlightedRows } from "./diagtable";
+import { IMPACT_LABELS, IMPACTS, KIND_LABELS, impactOf, type Impact } from "./labels";
 
 const W = 1000;
-const LANE: Record<Severity, number> = { error: 14, warning: 32, info: 50 };
-const CUE_Y = 66;
+const PAD = 12;
+const LANE: Record<Impact, number> = { high: 14, medium: 33, low: 52 };
+const CUE_Y = 68;
 const CUE_H = 22;
-const AXIS_Y = 100;
-const H = 120;
+const AXIS_Y = 102;
+const H = 124;
+/** SPREAD is how far apart markers of one cue in one lane are drawn. */
+const SPREAD = 20;
 
 export interface Timeline {
   el: HTMLElement;
@@ -46,36 +52,47 @@ function niceStep(totalMs: number): number {
   return steps.find((s) => totalMs / s <= 10) ?? 3600000;
 }
 
+/** shape draws a marker's shape at (cx, cy): a diamond blocks delivery, a triangle suggests, a circle notes. */
+function shape(sev: Severity, cx: number, cy: number, r: number): SVGElement {
+  if (sev === "error") return svg("rect", { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r, transform: `rotate(45 ${cx} ${cy})` });
+  if (sev === "warning") return svg("polygon", { points: `${cx},${cy - r - 1} ${cx + r + 1},${cy + r} ${cx - r - 1},${cy + r}` });
+  return svg("circle", { cx, cy, r });
+}
+
+/** key is a legend symbol: a small SVG drawn with the timeline's own classes. */
+function key(...children: SVGElement[]): HTMLElement {
+  return svg("svg", { class: "tl-key", viewBox: "0 0 16 16", width: 16, height: 16, "aria-hidden": "true", focusable: "false" }, ...children) as unknown as HTMLElement;
+}
+
+export interface TimelineOptions {
+  /** label names what the cues are, for the accessible title: "Delivery". */
+  label?: string;
+  /** empty is what shows when there are no cues to draw. */
+  empty?: string;
+}
+
 /** timeline renders cues and markers; onSelect gets a cue index. */
-export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: number) => void): Timeline {
-  const legend = h(
-    "ul",
-    { class: "legend", "aria-label": "Timeline legend" },
-    // Without diagnostics (a project's timeline) only cues are drawn.
-    diags.length ? h("li", null, h("span", { class: "key key-error", "aria-hidden": "true" }, "✕"), " Error") : null,
-    diags.length ? h("li", null, h("span", { class: "key key-warning", "aria-hidden": "true" }, "▲"), " Warning") : null,
-    diags.length ? h("li", null, h("span", { class: "key key-info", "aria-hidden": "true" }, "●"), " Info") : null,
-    h("li", null, h("span", { class: "key key-cue", "aria-hidden": "true" }), " Cue"),
-  );
-  const legendHighlight = h("li", { id: "timeline-legend-highlight", hidden: true }, h("span", { class: "key key-highlight", "aria-hidden": "true" }), " Cue of the chosen step");
-  legend.appendChild(legendHighlight);
+export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: number) => void, opts: TimelineOptions = {}): Timeline {
   if (cues.length === 0) {
     return {
       el: h(
         "div",
         { id: "timeline", class: "timeline-empty" },
-        h("p", { class: "muted" }, "The timeline needs cue times this page could not read from the file; the diagnostics above are complete."),
+        h("p", { class: "muted" }, opts.empty ?? "The timeline needs cue times this page could not read from the file."),
       ),
       mark() {},
       highlight() {},
     };
   }
   const end = Math.max(...cues.map((c) => c.endMs), 1000);
-  const x = (t: number) => (Math.max(0, t) / end) * (W - 20) + 10;
+  const x = (t: number) => (Math.max(0, t) / end) * (W - 2 * PAD) + PAD;
   const withCue = diags.filter((d) => d.cueIndex !== undefined && d.cueIndex < cues.length);
-  const counts = { error: 0, warning: 0, info: 0 } as Record<Severity, number>;
-  withCue.forEach((d) => (counts[d.severity] = (counts[d.severity] ?? 0) + 1));
+  const impacts = withCue.map(impactOf);
+  const counts: Record<Impact, number> = { high: 0, medium: 0, low: 0 };
+  impacts.forEach((i) => counts[i]++);
+  const blocking = withCue.filter((d) => d.severity === "error").length;
 
+  const title = opts.label ? `Caption timeline: ${opts.label}` : "Caption timeline";
   const root = svg(
     "svg",
     {
@@ -86,18 +103,25 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
       "aria-describedby": "timeline-desc",
       class: "timeline",
     },
-    svg("title", { id: "timeline-title" }, "Caption timeline"),
+    svg("title", { id: "timeline-title" }, title),
     svg(
       "desc",
       { id: "timeline-desc" },
-      `${cues.length} cues over ${clock(end)}; ${counts.error} error, ${counts.warning} warning and ${counts.info} info markers. Select a marker or cue to show the cue.`,
+      `${cues.length} cues over ${clock(end)}` +
+        (withCue.length
+          ? `; ${withCue.length} problem markers, ${counts.high} of high, ${counts.medium} of medium and ${counts.low} of low impact, ${blocking} blocking delivery.`
+          : ".") +
+        " Select a marker or cue to show the cue.",
     ),
-    svg("line", { x1: 10, x2: W - 10, y1: AXIS_Y, y2: AXIS_Y, class: "axis" }),
+    svg("line", { x1: PAD, x2: W - PAD, y1: AXIS_Y, y2: AXIS_Y, class: "axis" }),
   );
   const step = niceStep(end);
   for (let t = 0; t <= end; t += step) {
-    root.appendChild(svg("line", { x1: x(t), x2: x(t), y1: AXIS_Y, y2: AXIS_Y + 5, class: "axis" }));
-    root.appendChild(svg("text", { x: x(t), y: AXIS_Y + 16, class: "tick", "text-anchor": t === 0 ? "start" : "middle" }, clock(t).replace(/\.\d+$/, "")));
+    const tx = x(t);
+    // The first label starts at its tick and the last ends at it, so neither leaves the box.
+    const anchor = t === 0 ? "start" : tx > W - 40 ? "end" : "middle";
+    root.appendChild(svg("line", { x1: tx, x2: tx, y1: AXIS_Y, y2: AXIS_Y + 5, class: "axis" }));
+    root.appendChild(svg("text", { x: tx, y: AXIS_Y + 18, class: "tick", "text-anchor": anchor }, clock(t).replace(/\.\d+$/, "")));
   }
   const cueEls: SVGElement[] = cues.map((c, i) => {
     const w = Math.max(2, x(c.endMs) - x(c.startMs));
@@ -109,20 +133,54 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     return interactive(r, `Cue ${i + 1}, ${clock(c.startMs)} to ${clock(c.endMs)}`, () => onSelect(i));
   });
   const cueGroup = svg("g", { class: "cues", "aria-label": "Cues" }, ...cueEls);
-  const markers = withCue.map((d) => {
+  // Markers of one cue in one lane sit side by side, centred on the cue.
+  const slots = new Map<string, number>();
+  withCue.forEach((d, k) => {
+    const id = `${d.cueIndex}:${impacts[k]}`;
+    slots.set(id, (slots.get(id) ?? 0) + 1);
+  });
+  const used = new Map<string, number>();
+  const markers = withCue.map((d, k) => {
+    const imp = impacts[k];
+    const id = `${d.cueIndex}:${imp}`;
+    const n = slots.get(id) ?? 1;
+    const j = used.get(id) ?? 0;
+    used.set(id, j + 1);
     const c = cues[d.cueIndex as number];
-    const cx = x((c.startMs + c.endMs) / 2);
-    const cy = LANE[d.severity] ?? LANE.info;
-    const label = `${d.severity} ${d.code} on cue ${(d.cueIndex as number) + 1}: ${d.message}`;
-    let shape: SVGElement;
-    if (d.severity === "error") shape = svg("rect", { x: cx - 5, y: cy - 5, width: 10, height: 10, transform: `rotate(45 ${cx} ${cy})` });
-    else if (d.severity === "warning") shape = svg("polygon", { points: `${cx},${cy - 6} ${cx + 6},${cy + 5} ${cx - 6},${cy + 5}` });
-    else shape = svg("circle", { cx, cy, r: 5 });
-    const g = svg("g", { class: `marker marker-${d.severity}`, "data-cue": d.cueIndex, "data-code": d.code }, svg("title", null, label), shape);
+    const cx = Math.min(W - PAD, Math.max(PAD, x((c.startMs + c.endMs) / 2) + (j - (n - 1) / 2) * SPREAD));
+    const cy = LANE[imp];
+    const label = `${IMPACT_LABELS[imp]} impact, ${KIND_LABELS[d.severity] ?? d.severity}: ${d.code} on cue ${(d.cueIndex as number) + 1}: ${d.message}`;
+    const g = svg(
+      "g",
+      { class: `marker marker-${d.severity} mk-${imp}`, "data-cue": d.cueIndex, "data-code": d.code, "data-impact": imp, "data-severity": d.severity },
+      svg("title", null, label),
+      shape(d.severity, cx, cy, 6),
+    );
     return interactive(g, label, () => onSelect(d.cueIndex as number));
   });
   root.appendChild(cueGroup);
   root.appendChild(svg("g", { class: "markers", "aria-label": "Problem markers" }, ...markers));
+
+  // The legend names what is drawn, with the markers' own shapes and classes.
+  const sevs = (["error", "warning", "info"] as Severity[]).filter((s) => withCue.some((d) => d.severity === s));
+  const imps = IMPACTS.filter((i) => counts[i] > 0);
+  const legendHighlight = h(
+    "li",
+    { id: "timeline-legend-highlight", "data-key": "highlight", hidden: true },
+    key(svg("rect", { x: 1, y: 4, width: 14, height: 8, rx: 1, class: "cue highlighted" })),
+    " Cue of the chosen step (its markers outlined)",
+  );
+  const legend = h(
+    "ul",
+    { class: "legend", "aria-label": "Timeline legend" },
+    ...imps.map((i) =>
+      h("li", { "data-key": `impact-${i}` }, key(svg("g", { class: `mk-${i}` }, svg("rect", { x: 2, y: 2, width: 12, height: 12, rx: 2 }))), ` ${IMPACT_LABELS[i]} impact`),
+    ),
+    ...sevs.map((s) => h("li", { "data-key": `shape-${s}` }, key(svg("g", { class: "mk-shape" }, shape(s, 8, 8, 4.5))), ` ${KIND_LABELS[s]}`)),
+    h("li", { "data-key": "cue" }, key(svg("rect", { x: 1, y: 4, width: 14, height: 8, rx: 1, class: "cue" })), " Cue"),
+    h("li", { "data-key": "selected" }, key(svg("rect", { x: 1, y: 4, width: 14, height: 8, rx: 1, class: "cue selected" })), " Selected cue"),
+    legendHighlight,
+  );
 
   const scroller = h("div", { class: "timeline-scroll" }, root as unknown as HTMLElement);
   const el = h("figure", { class: "timeline-wrap" }, scroller, legend);
@@ -139,7 +197,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
       markers.forEach((m, i) => m.classList.toggle("highlighted", marked.has(i)));
       legendHighlight.hidden = !cueEls.some((_, i) => set.has(i));
       // Only the timeline's own box scrolls (sideways, on a narrow
-      // screen): the page stays where the diagnostics table put it.
+      // screen): the page stays where the table put it.
       const first = cueEls.findIndex((_, i) => set.has(i));
       if (first >= 0 && scroller.scrollWidth > scroller.clientWidth) {
         const r = cueEls[first].getBoundingClientRect();
