@@ -15,9 +15,13 @@ import (
 // it; an error means a broken data file, a defect of the build rather than
 // of any input.
 func NewEngine(maxInput int) (*engine.Engine, error) {
-	presets, err := loadPresets()
+	presetFS, err := fs.Sub(assets.FS, "presets")
 	if err != nil {
 		return nil, err
+	}
+	presets, err := preset.Load(presetFS)
+	if err != nil {
+		return nil, fmt.Errorf("server: loading presets: %w", err)
 	}
 	stdFS, err := fs.Sub(assets.FS, "standards")
 	if err != nil {
@@ -28,17 +32,4 @@ func NewEngine(maxInput int) (*engine.Engine, error) {
 		return nil, fmt.Errorf("server: loading standards: %w", err)
 	}
 	return engine.New(engine.Options{Presets: presets, Standards: standards, MaxInputBytes: maxInput}), nil
-}
-
-// loadPresets loads the embedded platform presets.
-func loadPresets() (*preset.Set, error) {
-	presetFS, err := fs.Sub(assets.FS, "presets")
-	if err != nil {
-		return nil, err
-	}
-	presets, err := preset.Load(presetFS)
-	if err != nil {
-		return nil, fmt.Errorf("server: loading presets: %w", err)
-	}
-	return presets, nil
 }

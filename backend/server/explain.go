@@ -7,21 +7,18 @@ import (
 	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/explain/grant"
 	"github.com/captionqa/captionqa/backend/explain/llm"
+	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/quota"
 )
 
 // newExplain builds ExplainAI: the built-in explainer, with the model of
 // an OpenAI-compatible endpoint writing the prose when one is configured,
 // and the grant that decides who gets it and counts it.
-func newExplain(q *quota.Service, cfg *Config, log *slog.Logger) (*grant.Service, error) {
+func newExplain(q *quota.Service, presets *preset.Set, cfg *Config, log *slog.Logger) (*grant.Service, error) {
 	opts := grant.Options{Quota: q, DailyCap: cfg.ExplainDailyCap}
 	if cfg.ExplainOff {
 		log.Info("ExplainAI is off (--explain off)")
 		return grant.New(opts), nil
-	}
-	presets, err := loadPresets()
-	if err != nil {
-		return nil, err
 	}
 	xo := explain.Options{Presets: presets, Timeout: cfg.ExplainTimeout, Logger: cfg.Logger}
 	if cfg.ExplainEndpoint != "" {

@@ -131,7 +131,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		Limiter: exportLimiter, Templates: templatesOrNil(templates), Now: s.cfg.Now,
 	})
 	vids.build(s, eng, keys, s.quota, exportLimiter)
-	explainer, err := newExplain(s.quota, &s.cfg, s.log)
+	explainer, err := newExplain(s.quota, eng.Presets(), &s.cfg, s.log)
 	if err != nil {
 		return err
 	}

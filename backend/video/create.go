@@ -11,6 +11,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/media"
 	"github.com/captionqa/captionqa/backend/project"
 )
 
@@ -77,6 +78,13 @@ func (s *Service) Render(ctx context.Context, who project.Account, in RenderInpu
 			return nil, err
 		}
 	}
+	return s.queue(ctx, who, j)
+}
+
+// queue takes one run of who's daily pool and queues j, in one
+// transaction, then estimates its wait. It returns [apperr.QuotaExceeded]
+// when the pool is full.
+func (s *Service) queue(ctx context.Context, who project.Account, j *Job) (*Job, error) {
 	used, err := s.o.Store.CreateJob(ctx, j, project.RunCount{Pool: who.Pool, Day: j.PoolDay, Cap: who.Cap}, workArgs(j))
 	if errors.Is(err, ErrPoolFull) {
 		if cerr := s.o.Pool.Check(ctx, who.Pool, who.Cap); cerr != nil {
@@ -94,6 +102,22 @@ func (s *Service) Render(ctx context.Context, who project.Account, in RenderInpu
 	return j, nil
 }
 
+// projectMedia returns the account's media with this key, uploaded to the
+// project: [apperr.BadRequest] (details.field "mediaObjectKey", reason
+// "other_project") when it belongs to another project, and the errors of
+// the media store's Media.
+func (s *Service) projectMedia(ctx context.Context, accountID, projectID, key string) (*media.Session, error) {
+	m, err := s.o.Media.Media(ctx, accountID, key)
+	if err != nil {
+		return nil, err
+	}
+	if m.ProjectID != projectID {
+		return nil, apperr.New(apperr.BadRequest, "the media %q was uploaded to another project", key).
+			WithDetail("field", "mediaObjectKey").WithDetail("reason", "other_project")
+	}
+	return m, nil
+}
+
 // attachMedia checks the job's media and fills its defaults from the
 // probe: the container follows the source's (MP4 stays MP4, the rest
 // becomes MKV), and the subtitle codec the container's.
@@ -102,13 +126,9 @@ func (s *Service) attachMedia(ctx context.Context, j *Job, key string) error {
 		return apperr.New(apperr.BadRequest, "mediaObjectKey is required for %s: upload the video with POST /api/v1/media/upload", j.Mode).
 			WithDetail("field", "mediaObjectKey").WithDetail("reason", "missing")
 	}
-	m, err := s.o.Media.Media(ctx, j.AccountID, key)
+	m, err := s.projectMedia(ctx, j.AccountID, j.ProjectID, key)
 	if err != nil {
 		return err
-	}
-	if m.ProjectID != j.ProjectID {
-		return apperr.New(apperr.BadRequest, "the media %q was uploaded to another project", key).
-			WithDetail("field", "mediaObjectKey").WithDetail("reason", "other_project")
 	}
 	if m.Probe == nil || m.Probe.Video() == nil {
 		return apperr.New(apperr.ProcessingFailed, "the media has no video stream to put captions on; a sidecar needs no media").

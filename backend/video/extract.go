@@ -2,7 +2,6 @@ package video
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 
@@ -69,13 +68,9 @@ func (s *Service) Extract(ctx context.Context, who project.Account, in ExtractIn
 	if err != nil {
 		return nil, err
 	}
-	m, err := s.o.Media.Media(ctx, who.ID, in.MediaKey)
+	m, err := s.projectMedia(ctx, who.ID, d.ID, in.MediaKey)
 	if err != nil {
 		return nil, err
-	}
-	if m.ProjectID != d.ID {
-		return nil, apperr.New(apperr.BadRequest, "the media %q was uploaded to another project", in.MediaKey).
-			WithDetail("field", "mediaObjectKey").WithDetail("reason", "other_project")
 	}
 	now := s.now()
 	j := &Job{ID: uuid.NewString(), AccountID: who.ID, ProjectID: d.ID, Kind: KindExtract, Mode: in.Mode,
@@ -84,21 +79,7 @@ func (s *Service) Extract(ctx context.Context, who project.Account, in ExtractIn
 	if err := pickTrack(j, m.Probe, in.TrackIndex); err != nil {
 		return nil, err
 	}
-	used, err := s.o.Store.CreateJob(ctx, j, project.RunCount{Pool: who.Pool, Day: j.PoolDay, Cap: who.Cap}, workArgs(j))
-	if errors.Is(err, ErrPoolFull) {
-		if cerr := s.o.Pool.Check(ctx, who.Pool, who.Cap); cerr != nil {
-			return nil, cerr
-		}
-		return nil, apperr.New(apperr.QuotaExceeded, "the daily limit of %d successful runs is reached", who.Cap).Wrap(err)
-	}
-	if err != nil {
-		return nil, err
-	}
-	j.RemainingRuns = max(who.Cap-used, 0)
-	if err := s.estimate(ctx, j); err != nil {
-		return nil, err
-	}
-	return j, nil
+	return s.queue(ctx, who, j)
 }
 
 // pickTrack checks that the media has what j's mode reads and sets

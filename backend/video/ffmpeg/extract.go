@@ -87,18 +87,11 @@ func (r *Runner) extractA53(ctx context.Context, spec video.ExtractSpec, report 
 // extractRun stages src in a new run folder, runs args there and reads
 // the output.
 func (r *Runner) extractRun(ctx context.Context, src source, spec video.ExtractSpec, args []string, format string, report func(float64)) (*video.Extracted, error) {
-	dir, err := r.newRun()
+	dir, done, err := r.stagedRun(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if rerr := os.RemoveAll(dir); rerr != nil {
-			r.log.Warn("ffmpeg: remove run folder", "dir", dir, "err", rerr)
-		}
-	}()
-	if err := r.stage(ctx, dir, src); err != nil {
-		return nil, err
-	}
+	defer done()
 	start := time.Now()
 	p := newProgress(ctx, spec.DurationSeconds, report)
 	if err := r.run(ctx, dir, r.ffmpegBin, args, p.read); err != nil {

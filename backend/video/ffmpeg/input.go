@@ -24,6 +24,28 @@ func (r *Runner) newRun() (string, error) {
 	return dir, nil
 }
 
+// stagedRun makes a run folder holding src as its input; done removes
+// the folder, whatever the run left in it. Errors: those of [Runner.stage].
+func (r *Runner) stagedRun(ctx context.Context, src source) (dir string, done func(), err error) {
+	if dir, err = r.newRun(); err != nil {
+		return "", nil, err
+	}
+	done = func() { r.removeRun(dir) }
+	if err := r.stage(ctx, dir, src); err != nil {
+		done()
+		return "", nil, err
+	}
+	return dir, done, nil
+}
+
+// removeRun removes a run folder; a failure is only logged, since the
+// orphan sweeper removes what is left.
+func (r *Runner) removeRun(dir string) {
+	if err := os.RemoveAll(dir); err != nil {
+		r.log.Warn("ffmpeg: remove run folder", "dir", dir, "err", err)
+	}
+}
+
 // source is where a media object's bytes are: a local file (from offset
 // on) or only in the blob store.
 type source struct {

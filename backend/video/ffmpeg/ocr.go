@@ -190,18 +190,11 @@ func (r *Runner) ocr(ctx context.Context, spec video.ExtractSpec, report func(fl
 	if err != nil {
 		return nil, err
 	}
-	dir, err := r.newRun()
+	dir, done, err := r.stagedRun(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if rerr := os.RemoveAll(dir); rerr != nil {
-			r.log.Warn("ffmpeg: remove run folder", "dir", dir, "err", rerr)
-		}
-	}()
-	if err := r.stage(ctx, dir, src); err != nil {
-		return nil, err
-	}
+	defer done()
 	start := time.Now()
 	step := max(1, int(float64(fps.num)/float64(fps.den)/ocrSampleRate+0.5))
 	sg := newSegmenter(g.bw, g.bh, g.h*g.scale, g.scale > 1, step)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"time"
@@ -32,18 +31,11 @@ func (r *Runner) Probe(ctx context.Context, key string) (*media.Probe, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := r.newRun()
+	dir, done, err := r.stagedRun(ctx, src)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err := os.RemoveAll(dir); err != nil {
-			r.log.Warn("ffmpeg: remove run folder", "dir", dir, "err", err)
-		}
-	}()
-	if err := r.stage(ctx, dir, src); err != nil {
-		return nil, err
-	}
+	defer done()
 	url := src.url()
 	out, err := r.ffprobe(ctx, dir, url, streamsQuery...)
 	if err != nil {

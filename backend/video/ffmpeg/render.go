@@ -35,9 +35,7 @@ func (r *Runner) Render(ctx context.Context, spec video.RenderSpec, report func(
 	}
 	out, err := r.render(ctx, dir, src, spec, args, report)
 	if err != nil {
-		if rerr := os.RemoveAll(dir); rerr != nil {
-			r.log.Warn("ffmpeg: remove run folder", "dir", dir, "err", rerr)
-		}
+		r.removeRun(dir)
 		return nil, err
 	}
 	return out, nil

@@ -11,12 +11,13 @@
 import { ApiError, messageOf, type Client } from "../api/client";
 import { FIX_PROFILES, PRESETS, type FixProfile, type Preset, type Project } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
+import { errorBox } from "../ui/notice";
 import { FIX_LABELS, PRESET_LABELS } from "../ui/labels";
 import { askForPro, noticeCard } from "../ui/notice";
 import { MediaApi, type MediaSession, type RenderMode, type RenderRequest } from "./media_api";
 import { extractCard } from "./media_extract";
-import { aboutText, bytesText, containerName, durationText, durationWords, probeText, rateText, untilText } from "./media_format";
-import { errorBox, isBusy, jobsCard, needsFeature, setBusy } from "./media_jobs";
+import { aboutText, queuedText, bytesText, containerName, durationText, durationWords, probeText, rateText, untilText } from "./media_format";
+import { isBusy, jobsCard, needsFeature, setBusy } from "./media_jobs";
 import { currentUpload, forgetUpload, pendingUploads, sameFile, setCurrentUpload, Upload, type UploadState } from "./media_upload";
 
 const RENDER = "caption_render";
@@ -821,9 +822,7 @@ function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (job
     status.textContent = "Starting…";
     try {
       const res = await api.render(req);
-      const wait = typeof res.estimatedWaitSeconds === "number" ? `; it starts in ${aboutText(res.estimatedWaitSeconds)}` : "";
-      const left = typeof res.remainingApiRunsToday === "number" ? ` ${res.remainingApiRunsToday} ${res.remainingApiRunsToday === 1 ? "run" : "runs"} left today.` : "";
-      status.textContent = `Render queued${wait}.${left}`;
+      status.textContent = queuedText("Render", res);
       onStarted(res.jobId);
     } catch (ex) {
       status.textContent = "";

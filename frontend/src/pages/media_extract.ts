@@ -8,10 +8,11 @@
 import { ApiError, messageOf } from "../api/client";
 import type { Project } from "../api/types";
 import { announce, h, replace } from "../dom";
+import { errorBox } from "../ui/notice";
 import { askForPro, noticeCard } from "../ui/notice";
 import type { ExtractMode, ExtractRequest, MediaApi, MediaSession, MediaStream } from "./media_api";
-import { aboutText, durationText, isClosedCaptionTrack, languageName, subtitleTracks, trackLabel, trackUnreadable } from "./media_format";
-import { errorBox, isBusy, needsFeature, setBusy } from "./media_jobs";
+import { queuedText, durationText, isClosedCaptionTrack, languageName, subtitleTracks, trackLabel, trackUnreadable } from "./media_format";
+import { isBusy, needsFeature, setBusy } from "./media_jobs";
 
 const EXTRACT = "caption_extract";
 
@@ -250,9 +251,7 @@ export function extractCard(api: MediaApi, p: Project, allowed: boolean, onStart
     status.textContent = "Starting…";
     try {
       const res = await api.extract(req);
-      const wait = typeof res.estimatedWaitSeconds === "number" ? `; it starts in ${aboutText(res.estimatedWaitSeconds)}` : "";
-      const left = typeof res.remainingApiRunsToday === "number" ? ` ${res.remainingApiRunsToday} ${res.remainingApiRunsToday === 1 ? "run" : "runs"} left today.` : "";
-      status.textContent = `Extract queued${wait}.${left}`;
+      status.textContent = queuedText("Extract", res);
       onStarted(res.jobId);
     } catch (ex) {
       status.textContent = "";

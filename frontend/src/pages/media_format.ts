@@ -294,3 +294,11 @@ export function trackUnreadable(s: MediaStream): string {
   if (isClosedCaptionTrack(s)) return "closed captions: choose Broadcast closed captions";
   return "a bitmap track, not text: cannot be read";
 }
+
+/** queuedText is the status line of a job just queued: "Render queued; it starts in about 40 s. 7 runs left today." */
+export function queuedText(what: string, res: { estimatedWaitSeconds?: number; remainingApiRunsToday?: number }): string {
+  const wait = typeof res.estimatedWaitSeconds === "number" ? `; it starts in ${aboutText(res.estimatedWaitSeconds)}` : "";
+  const n = res.remainingApiRunsToday;
+  const left = typeof n === "number" ? ` ${n} ${n === 1 ? "run" : "runs"} left today.` : "";
+  return `${what} queued${wait}.${left}`;
+}

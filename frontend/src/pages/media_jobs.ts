@@ -56,25 +56,7 @@ const ERROR_LABELS: Record<string, string> = {
   no_captions_detected: "No captions detected",
 };
 
-/**
- * errorBox is an alert box of the page, hidden until it shows a message.
- * needsFeature tells whether an error is a video entitlement missing.
- */
-export function errorBox(id: string) {
-  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
-  return {
-    el,
-    show(msg: string) {
-      el.hidden = false;
-      replace(el, msg);
-    },
-    hide() {
-      el.hidden = true;
-      replace(el);
-    },
-  };
-}
-
+/** needsFeature tells whether an error is a video entitlement missing. */
 export function needsFeature(e: unknown, ...features: string[]): boolean {
   return e instanceof ApiError && e.status === 403 && features.includes(String(e.details.missingFeature));
 }

@@ -23,6 +23,7 @@ import {
 } from "../api/types";
 import { clock, type Cue } from "../captions";
 import { announce, formatDate, h, replace } from "../dom";
+import { errorBox } from "../ui/notice";
 import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS } from "../ui/labels";
 import { timeline } from "../ui/timeline";
 
@@ -35,19 +36,6 @@ export function projectsPage(client: Client, id: string | null): HTMLElement {
   return id ? projectView(client, id) : listView(client);
 }
 
-function errorBox(id: string) {
-  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
-  return {
-    el,
-    show(msg: string) {
-      el.hidden = false;
-      replace(el, msg);
-    },
-    hide() {
-      el.hidden = true;
-    },
-  };
-}
 
 function statusTag(p: Project): HTMLElement {
   return h("span", { class: `badge project-${p.status}`, "data-status": p.status }, p.status === "ready" ? "Ready" : p.status === "empty" ? "Empty" : p.status);

@@ -10,6 +10,7 @@
 import { ApiError, messageOf, type Client } from "../api/client";
 import type { ExportTemplate, Project, ScriptErrorDetails, TemplateRunResult, TemplateSummary } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
+import { errorBox } from "../ui/notice";
 import { createEditor, type CodeEditor, type Problem } from "../editor";
 import { askForPro, noticeCard } from "../ui/notice";
 import { DEFAULT_CONTENT_TYPE, DEFAULT_FILENAME_PATTERN, STARTERS, type Starter } from "./templates_starters";
@@ -92,20 +93,6 @@ function shortDate(iso: string): string {
   return d.toLocaleString(undefined, { dateStyle: "short", timeStyle: "short" });
 }
 
-function errorBox(id: string) {
-  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
-  return {
-    el,
-    show(msg: string) {
-      el.hidden = false;
-      replace(el, msg);
-    },
-    hide() {
-      el.hidden = true;
-      replace(el);
-    },
-  };
-}
 
 /** Draft is what the editor holds; saved is the same for the stored revision. */
 interface Fields {

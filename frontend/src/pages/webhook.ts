@@ -6,6 +6,7 @@
 import { ApiError, messageOf, type Client } from "../api/client";
 import type { Webhook, WebhookDelivery, WebhookUpdate } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
+import { errorBox } from "../ui/notice";
 import { copyText } from "../download";
 import { askForPro, noticeCard } from "../ui/notice";
 
@@ -28,20 +29,6 @@ function needsPro(e: unknown): boolean {
   return e instanceof ApiError && e.status === 403 && e.details.missingFeature === "PRO_WORKSPACE";
 }
 
-function errorBox(id: string) {
-  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
-  return {
-    el,
-    show(msg: string) {
-      el.hidden = false;
-      replace(el, msg);
-    },
-    hide() {
-      el.hidden = true;
-      replace(el);
-    },
-  };
-}
 
 export function webhookPage(client: Client): HTMLElement {
   const err = errorBox("webhook-error");

@@ -1,7 +1,7 @@
 // A page-wide notice that stands in for a page the account cannot use
 // (a missing entitlement, a feature switched off on the server).
 
-import { h, type Child } from "../dom";
+import { h, replace, type Child } from "../dom";
 
 // noticeCard returns a card with id, a heading (id-h) and one paragraph
 // per entry of paragraphs.
@@ -22,4 +22,21 @@ export function askForPro(linkId: string): Child[] {
     h("a", { id: linkId, href: "#/account" }, "Your plan and entitlements are on the Account page"),
     ".",
   ];
+}
+
+// errorBox is a page's alert box, hidden until it shows a message; hide
+// empties it, so a screen reader never reads a stale message.
+export function errorBox(id: string) {
+  const el = h("div", { id, class: "alert", role: "alert", hidden: true });
+  return {
+    el,
+    show(msg: string) {
+      el.hidden = false;
+      replace(el, msg);
+    },
+    hide() {
+      el.hidden = true;
+      replace(el);
+    },
+  };
 }
