@@ -15,11 +15,12 @@ BIN := build/bin/captionqa
 # desktop-run add DEB_DESKTOP (GTK and WebKitGTK 4.1 to build the window),
 # desktop-smoke DEB_SMOKE (Xvfb, xdotool, ImageMagick, curl), make test
 # all of them and DEB_TEST (chromium for the browser tests, systemd for
-# systemd-analyze and desktop-file-utils, which check the packages).
+# systemd-analyze and desktop-file-utils, which check the packages,
+# postgresql for the throwaway clusters the Postgres store's tests start).
 DEB_RUN     := ca-certificates ffmpeg fonts-dejavu-core tesseract-ocr tesseract-ocr-eng
 DEB_DESKTOP := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 DEB_SMOKE   := xvfb xauth xdotool imagemagick curl
-DEB_TEST    := git jq chromium systemd desktop-file-utils
+DEB_TEST    := git jq chromium systemd desktop-file-utils postgresql
 NODE_DEBS    = $$(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)
 
 DESKTOP_BIN  := build/bin/captionqa-desktop
@@ -52,7 +53,7 @@ MAINTAINER ?= CaptionQA <packages@captionqa.invalid>
 FUZZTIME ?= 60s
 FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg ./backend/explain
 
-.PHONY: all deps deps-debian deps-desktop deps-smoke deps-test deps-go deps-npm ui build run install uninstall dist desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
+.PHONY: all deps deps-debian deps-desktop deps-smoke deps-test deps-s3 cluster deps-go deps-npm ui build run install uninstall dist desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
 
 all: build
 
@@ -62,6 +63,7 @@ help:
 	@echo "make build   build the UI and $(BIN) (pure Go, CGO_ENABLED=0)"
 	@echo "make desktop build the desktop window, $(DESKTOP_BIN) (GTK, WebKitGTK 4.1)"
 	@echo "make desktop-run  build and open the desktop window"
+	@echo "make cluster three nodes on one Postgres and one S3 store, on this machine (see README)"
 	@echo "make install install $(BIN) as $(DESTDIR)$(PREFIX)/bin/captionqa (PREFIX, DESTDIR)"
 	@echo "make dist    tarballs and .debs for $(DIST_ARCHES) in build/dist/ (version $(VERSION))"
 	@echo "make fuzz    run every fuzz target for FUZZTIME (default $(FUZZTIME))"
@@ -81,8 +83,16 @@ deps-desktop:
 deps-smoke:
 	@build/deps-debian.sh $(DEB_RUN) $(NODE_DEBS) $(DEB_DESKTOP) $(DEB_SMOKE)
 
-deps-test:
+deps-test: deps-s3
 	@build/deps-debian.sh $(DEB_RUN) $(NODE_DEBS) $(DEB_DESKTOP) $(DEB_SMOKE) $(DEB_TEST)
+
+# versitygw serves S3 on loopback over a folder (its POSIX gateway): the
+# S3 blob store's tests and make cluster run against it. Built once with
+# the Go toolchain into $(HOME)/go/bin.
+VERSITYGW_VERSION := v1.8.0
+deps-s3:
+	@command -v versitygw >/dev/null || { echo "installing versitygw $(VERSITYGW_VERSION) (S3 server for the tests)"; \
+		$(GO) install github.com/versity/versitygw/cmd/versitygw@$(VERSITYGW_VERSION); }
 
 deps-go:
 	@$(GO) mod download
@@ -148,9 +158,12 @@ fmt-check:
 
 # test: vet, gofmt, every test with -race (unit, golden, fuzz seeds, the
 # conformance suites on ../shared/corpus, the architecture rules, the API on
-# real SQLite over loopback, the browser tests in Debian's chromium, the
+# real SQLite over loopback, both stores' conformance suite on SQLite and
+# a throwaway PostgreSQL, the blob stores' on a folder and on versitygw,
+# the three-node cluster tests, the browser tests in Debian's chromium, the
 # packages make dist built: build/package), the scaling checks again
 # without -race (they skip under it: see backend/internal/scaling), the
+# API and domain suites again on PostgreSQL (CAPTIONQA_TEST_STORE), the
 # desktop window's smoke test under Xvfb, and one pass of every benchmark
 # so they stay runnable. make dist is the headless build without cgo.
 test: DIST_ARCHES = amd64
@@ -158,9 +171,16 @@ test: DIST_DEB_COMPRESSION = gzip
 test: deps-test ui fmt-check vet dist
 	$(GO) test -race -count=1 -timeout 15m ./...
 	$(GO) test -count=1 -run Linear ./backend/...
+	CAPTIONQA_TEST_STORE=postgres $(GO) test -count=1 ./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video
 	build/desktop-smoke.sh
 	$(GO) test -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
 	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
+
+# cluster: a throwaway PostgreSQL, versitygw and three nodes of the
+# binary on this machine, until Ctrl-C (build/cluster.sh).
+cluster: build deps-s3
+	@command -v initdb >/dev/null || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || build/deps-debian.sh postgresql
+	build/cluster.sh
 
 fuzz: deps
 	@for p in $(FUZZ_PACKAGES); do \

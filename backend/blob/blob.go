@@ -45,6 +45,17 @@ type Store interface {
 	List(ctx context.Context, prefix string) iter.Seq2[Info, error]
 }
 
+// Presigner is implemented by a store that can give clients a URL of its
+// own for an object (S3's presigned GET), so that a download's bytes go
+// from the store to the client without passing through the node. The
+// composition root hands one to the exporter only when the store is
+// reachable by clients (s3://...&presign=true).
+type Presigner interface {
+	// PresignGet returns a URL that serves key's bytes, as an attachment
+	// named downloadName, until expires from now (1 s to 7 days).
+	PresignGet(ctx context.Context, key string, expires time.Duration, downloadName string) (string, error)
+}
+
 // Local is implemented by a store whose objects are local files (the
 // filesystem adapter): a subprocess such as ffmpeg may read key's content
 // from the file File, starting at byte Offset and running to its end,

@@ -14,15 +14,15 @@ import (
 func runAccount(ctx context.Context, args []string, env Env) int {
 	return runGroup(ctx, "account", []subcommand{
 		{"create", accountCreateUsage, runAccountCreate},
-		{"list", "[--data DIR] [--json]", runAccountList},
+		{"list", "[--data DIR | --store URL] [--json]", runAccountList},
 		{"set", accountSetUsage, runAccountSet},
 		{"set-password", accountSetPasswordUsage, runAccountSetPassword},
 	}, args, env)
 }
 
 const (
-	accountCreateUsage = "--email E --tier free_plus|pro [--features a,b] [--cap N] [--data DIR] [--json]"
-	accountSetUsage    = "--email E [--tier T] [--features a,b] [--cap N] [--api-enabled true|false] [--data DIR] [--json]"
+	accountCreateUsage = "--email E --tier free_plus|pro [--features a,b] [--cap N] [--data DIR | --store URL] [--json]"
+	accountSetUsage    = "--email E [--tier T] [--features a,b] [--cap N] [--api-enabled true|false] [--data DIR | --store URL] [--json]"
 )
 
 // accountView is an account as the admin commands print it.
@@ -80,7 +80,7 @@ func runAccountCreate(ctx context.Context, args []string, env Env) int {
 }
 
 func runAccountList(ctx context.Context, args []string, env Env) int {
-	fs := newFlagSet("account list", "[--data DIR] [--json]", env)
+	fs := newFlagSet("account list", "[--data DIR | --store URL] [--json]", env)
 	var af adminFlags
 	af.register(fs)
 	if code, ok := parseNoArgs(fs, args, env); !ok {

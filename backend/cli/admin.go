@@ -20,23 +20,25 @@ import (
 // adminFlags are the flags every account and key command takes.
 type adminFlags struct {
 	data    string
+	store   string
 	jsonOut bool
 }
 
 func (a *adminFlags) register(fs *flag.FlagSet) {
 	def := envOr(envData, server.DefaultConfig().DataDir)
 	fs.StringVar(&a.data, "data", def, "data folder holding captionqa.db (env "+envData+")")
+	fs.StringVar(&a.store, "store", envOr(envStore, ""), "a cluster's postgres:// URL instead of the data folder's database (env "+envStore+")")
 	fs.BoolVar(&a.jsonOut, "json", false, "print JSON instead of a table")
 }
 
-// open opens the data folder's database; it works while a server runs on
-// the same folder.
+// open opens the store: the cluster's (--store) or the data folder's
+// database; it works while servers run on it.
 func (a *adminFlags) open(ctx context.Context) (*server.Admin, error) {
-	if a.data == "" {
+	if a.data == "" && a.store == "" {
 		return nil, fmt.Errorf("no data folder: set --data or %s", envData)
 	}
 	cfg := server.DefaultConfig()
-	cfg.DataDir = a.data
+	cfg.DataDir, cfg.Store = a.data, a.store
 	return server.OpenAdmin(ctx, cfg)
 }
 

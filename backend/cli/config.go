@@ -18,7 +18,7 @@ import (
 // --tls-key, --allowed-host, --webhook-ca, --templates, --video,
 // --video-workers, --ffmpeg, --max-media-bytes, --explain,
 // --explain-endpoint, --explain-model, --explain-timeout,
-// --explain-daily-cap, --metrics-addr,
+// --explain-daily-cap, --metrics-addr, --store, --blobs, --role,
 // --log-format and --log-level, each defaulting to its environment
 // variable read through getenv (a flag wins over its variable). After fs.Parse, the returned
 // function builds the server.Config, with a logger writing to logs; its
@@ -51,6 +51,7 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	fs.StringVar(&cfg.Addr, "addr", envOr(envAddr, cfg.Addr), "listen address HOST:PORT (env "+envAddr+")")
 	fs.StringVar(&cfg.DataDir, "data", envOr(envData, cfg.DataDir), "data folder holding captionqa.db and blobs/ (env "+envData+")")
 	fs.StringVar(&cfg.OwnerEmail, "owner-email", cfg.OwnerEmail, "email of the owner account created on first start")
+	registerCluster(fs, &cfg, getenv)
 	fs.IntVar(&cfg.Burst, "burst", cfg.Burst, "requests a key may send at once before the burst limit applies (env "+envBurst+")")
 	fs.Float64Var(&cfg.BurstPerSecond, "burst-rate", cfg.BurstPerSecond, "requests a second a key may keep sending after a burst (env "+envBurstRate+")")
 	fs.IntVar(&cfg.ProDailyCap, "pro-cap", cfg.ProDailyCap, fmt.Sprintf("daily successful runs given to new pro accounts and to the owner when first created, at most %d (env %s; account set --cap changes an existing account)", account.MaxProDailyCap, envProCap))
@@ -111,6 +112,9 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 		}
 		if cfg.FFmpegPath != "" && cfg.FFprobePath == "" {
 			cfg.FFprobePath = filepath.Join(filepath.Dir(cfg.FFmpegPath), "ffprobe")
+		}
+		if err := checkCluster(cfg); err != nil {
+			return cfg, err
 		}
 		if err := checkLimits(cfg); err != nil {
 			return cfg, err

@@ -14,9 +14,9 @@ import (
 )
 
 const (
-	keyCreateUsage = "--account EMAIL --name N --scopes a,b [--expires RFC3339|DURATION] [--data DIR] [--json]"
-	keyListUsage   = "--account EMAIL [--data DIR] [--json]"
-	keyRevokeUsage = "KEYID [--account EMAIL] [--data DIR] [--json]"
+	keyCreateUsage = "--account EMAIL --name N --scopes a,b [--expires RFC3339|DURATION] [--data DIR | --store URL] [--json]"
+	keyListUsage   = "--account EMAIL [--data DIR | --store URL] [--json]"
+	keyRevokeUsage = "KEYID [--account EMAIL] [--data DIR | --store URL] [--json]"
 )
 
 func runKey(ctx context.Context, args []string, env Env) int {

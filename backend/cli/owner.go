@@ -12,7 +12,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const ownerLinkUsage = "[--data DIR] [--url BASE] [--json]"
+const ownerLinkUsage = "[--data DIR | --store URL] [--url BASE] [--json]"
 
 func runOwner(ctx context.Context, args []string, env Env) int {
 	return runGroup(ctx, "owner", []subcommand{

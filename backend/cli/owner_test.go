@@ -137,7 +137,7 @@ func TestOwnerLinkUsage(t *testing.T) {
 	if code, out, _ := run(t, "", "help"); code != 0 || !regexp.MustCompile(`(?m)^  owner +the owner account: link`).MatchString(out) {
 		t.Errorf("help does not list owner:\n%s", out)
 	}
-	if code, out, _ := run(t, "", "owner", "--help"); code != 0 || !strings.Contains(out, "captionqa owner link [--data DIR] [--url BASE] [--json]") {
+	if code, out, _ := run(t, "", "owner", "--help"); code != 0 || !strings.Contains(out, "captionqa owner link [--data DIR | --store URL] [--url BASE] [--json]") {
 		t.Errorf("owner --help:\n%s", out)
 	}
 }

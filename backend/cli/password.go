@@ -13,7 +13,7 @@ import (
 	"github.com/captionqa/captionqa/backend/name"
 )
 
-const accountSetPasswordUsage = "--email E [--data DIR] [--json]  (the password is read from standard input)"
+const accountSetPasswordUsage = "--email E [--data DIR | --store URL] [--json]  (the password is read from standard input)"
 
 // runAccountSetPassword sets an account's dashboard password, the one the
 // browser UI's login page asks for. The password comes from the first

@@ -13,7 +13,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--templates on|off] [--video on|off] [--video-workers N] [--ffmpeg PATH] [--max-media-bytes N] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--store postgres://...] [--blobs s3://BUCKET?endpoint=URL&region=R] [--role all|api|worker] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--templates on|off] [--video on|off] [--video-workers N] [--ffmpeg PATH] [--max-media-bytes N] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.

@@ -125,7 +125,7 @@ func (s *Service) finish(ctx context.Context, who project.Account, res *RunResul
 		res.RemainingRuns = u.Remaining
 		return res, nil
 	}
-	if err := s.o.Limiter.Allow("export:" + who.ID); err != nil {
+	if err := s.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
 		return nil, err
 	}
 	if err := s.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {

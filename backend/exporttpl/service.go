@@ -31,7 +31,7 @@ type Pool interface {
 // Limiter is the export-operation burst limit (*quota.Service), which
 // template tests share with exports.
 type Limiter interface {
-	Allow(key string) error
+	Allow(ctx context.Context, key string) error
 }
 
 // Options configure a [Service]. All but Now are required.

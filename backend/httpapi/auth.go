@@ -121,7 +121,7 @@ func (h *handler) rateLimit(next echo.HandlerFunc) echo.HandlerFunc {
 		if p.Key != nil {
 			key = "key:" + p.Key.ID
 		}
-		if err := h.quota.AllowKey(p.Account.ID, key); err != nil {
+		if err := h.quota.AllowKey(c.Request().Context(), p.Account.ID, key); err != nil {
 			return err
 		}
 		return next(c)

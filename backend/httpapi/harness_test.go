@@ -19,7 +19,7 @@ import (
 	"github.com/captionqa/captionqa/backend/internal/contract"
 	"github.com/captionqa/captionqa/backend/internal/testkit"
 	"github.com/captionqa/captionqa/backend/server"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
 )
 
 // start is the fake clock's first reading: mid-day UTC, so a test can
@@ -44,7 +44,7 @@ type testServer struct {
 	accounts *account.Service
 	logs     *lockedBuffer
 	// db is the server's database, for tests that reach the store directly.
-	db *sqlite.DB
+	db store.DB
 	// client validates every /api/v1 response against the contract; raw
 	// does not (for requests the contract has no operation for).
 	client, raw *http.Client

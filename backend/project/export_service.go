@@ -31,7 +31,7 @@ type Pool interface {
 type Limiter interface {
 	// Allow returns [apperr.RateLimited] (details.retryAfterSeconds) when
 	// key's bucket is empty.
-	Allow(key string) error
+	Allow(ctx context.Context, key string) error
 }
 
 // ExporterOptions configure an [Exporter]. All but Now are required.
@@ -47,6 +47,10 @@ type ExporterOptions struct {
 	// Templates renders the export templates an export names; nil
 	// refuses templateIds (503 unavailable: the runtime is off).
 	Templates Templates
+	// Presigner, when set, sends a signed download link's client to the
+	// blob store's own URL for the artifact instead of the node serving
+	// the bytes ([Exporter.PresignArtifact]).
+	Presigner blob.Presigner
 	Now       func() time.Time
 }
 
@@ -116,7 +120,7 @@ func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in
 	if err := x.validate(in); err != nil {
 		return nil, err
 	}
-	if err := x.o.Limiter.Allow("export:" + who.ID); err != nil {
+	if err := x.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
 		return nil, err
 	}
 	if err := x.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {
@@ -313,6 +317,23 @@ func (x *Exporter) OpenArtifact(ctx context.Context, id string) (*Artifact, *Blo
 		return nil, nil, artifactNotFound(err)
 	}
 	return a, &BlobReader{ctx: ctx, store: x.o.Blobs, key: a.BlobKey, size: a.Bytes}, nil
+}
+
+// PresignArtifact returns the blob store's own URL for artifact id (whoever
+// owns it: the caller has checked a signed link), valid until until, or
+// "" when the exporter has no [ExporterOptions.Presigner] (the node serves
+// the bytes: [Exporter.OpenArtifact]). It returns [apperr.NotFound] when
+// the artifact is gone.
+func (x *Exporter) PresignArtifact(ctx context.Context, id string, until time.Time) (string, error) {
+	if x.o.Presigner == nil {
+		return "", nil
+	}
+	a, err := x.o.Exports.ArtifactByID(ctx, id)
+	if err != nil {
+		return "", artifactNotFound(err)
+	}
+	ttl := min(max(until.Sub(x.o.Now()), time.Second), 7*24*time.Hour)
+	return x.o.Presigner.PresignGet(ctx, a.BlobKey, ttl, a.Filename)
 }
 
 func artifactNotFound(err error) error {

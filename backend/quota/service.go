@@ -1,10 +1,7 @@
 package quota
 
 import (
-	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Defaults of [Options].
@@ -34,63 +31,52 @@ type Options struct {
 	// more keys buys no more.
 	AccountBurstPerSecond float64
 	AccountBurst          int
+	// Buckets keeps the token buckets; nil keeps them in this process
+	// (one node). A cluster's store shares them between nodes.
+	Buckets Buckets
 }
 
 // Service counts daily runs and applies the per-key and per-account
 // burst limits. It is safe for concurrent use.
 type Service struct {
-	store Store
-	now   func() time.Time
-	limit rate.Limit
-	burst int
-	// accLimit and accBurst size the account buckets of AllowKey.
-	accLimit rate.Limit
-	accBurst int
-	// idleAfter is how long an unused bucket is kept: by then it has
-	// refilled, so dropping it loses nothing.
-	idleAfter time.Duration
-
-	mu sync.Mutex
-	// buckets are per key (or any name [Service.Allow] is given);
-	// accounts are per account, apart so that no key name can be taken
-	// for an account's.
-	buckets   map[string]*bucket
-	accounts  map[string]*bucket
-	lastPrune time.Time
-}
-
-type bucket struct {
-	lim      *rate.Limiter
-	lastSeen time.Time
+	store   Store
+	buckets Buckets
+	now     func() time.Time
+	// every and burst size a key's bucket; accEvery and accBurst an
+	// account's (AllowKey).
+	every, accEvery time.Duration
+	burst, accBurst int
 }
 
 // NewService returns a [Service] over store.
 func NewService(store Store, opts Options) *Service {
-	s := &Service{store: store, now: opts.Now, limit: rate.Limit(opts.BurstPerSecond), burst: opts.Burst,
-		accLimit: rate.Limit(opts.AccountBurstPerSecond), accBurst: opts.AccountBurst,
-		buckets: map[string]*bucket{}, accounts: map[string]*bucket{}}
+	s := &Service{store: store, buckets: opts.Buckets, now: opts.Now, burst: opts.Burst, accBurst: opts.AccountBurst}
+	if s.buckets == nil {
+		s.buckets = NewMemoryBuckets()
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if opts.BurstPerSecond <= 0 {
-		s.limit = DefaultBurstPerSecond
+	perSecond, accPerSecond := opts.BurstPerSecond, opts.AccountBurstPerSecond
+	if perSecond <= 0 {
+		perSecond = DefaultBurstPerSecond
 	}
 	if s.burst < 1 {
 		s.burst = DefaultBurst
 	}
-	if opts.AccountBurstPerSecond <= 0 {
-		s.accLimit = accountFactor * s.limit
+	if accPerSecond <= 0 {
+		accPerSecond = accountFactor * perSecond
 	}
 	if s.accBurst < 1 {
 		s.accBurst = accountFactor * s.burst
 	}
-	s.idleAfter = max(refillTime(s.burst, s.limit), refillTime(s.accBurst, s.accLimit), time.Minute)
+	s.every, s.accEvery = interval(perSecond), interval(accPerSecond)
 	return s
 }
 
-// refillTime is how long an empty bucket takes to fill.
-func refillTime(burst int, limit rate.Limit) time.Duration {
-	return time.Duration(float64(burst) / float64(limit) * float64(time.Second))
+// interval is the time between two tokens at perSecond a second.
+func interval(perSecond float64) time.Duration {
+	return time.Duration(float64(time.Second) / perSecond)
 }
 
 // dayOf returns the UTC midnight that starts t's day.

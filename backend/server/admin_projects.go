@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/project"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 )
 
 // Projects returns the project service over the admin database, for the
@@ -23,11 +24,17 @@ func (a *Admin) Projects() *project.Service {
 // process works no job, so a running server (now or at its next start)
 // sends them.
 func (a *Admin) Exporter(ctx context.Context, cfg Config) (*project.Exporter, error) {
-	blobs, err := openBlobs(cfg.DataDir, &cfg)
+	var blobs blob.Store
+	var err error
+	if cfg.Blobs != "" {
+		blobs, err = openBlobURL(ctx, cfg.Blobs, &cfg)
+	} else {
+		blobs, err = openBlobs(cfg.DataDir, &cfg)
+	}
 	if err != nil {
 		return nil, err
 	}
-	q, err := a.db.OpenQueue(ctx, sqlite.QueueOptions{Logger: cfg.logger()})
+	q, err := a.db.OpenQueue(ctx, jobs.QueueOptions{Logger: cfg.logger()})
 	if err != nil {
 		return nil, fmt.Errorf("server: open job queue: %w", err)
 	}

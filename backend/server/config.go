@@ -23,7 +23,7 @@ import (
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/quota"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -162,11 +162,24 @@ type Config struct {
 	// ShutdownTimeout bounds the graceful shutdown (default 10 s).
 	ShutdownTimeout time.Duration
 
-	// DB is an already open database to use instead of opening
+	// Store is the store's URL: a postgres:// URL puts every store in
+	// that PostgreSQL database, shared by the nodes of a cluster; empty
+	// is the SQLite file DataDir/captionqa.db.
+	Store string
+	// Blobs is the blob store's URL: s3://BUCKET?endpoint=URL&region=R
+	// keeps media and artifacts in an S3-compatible store (see
+	// openBlobURL); empty is the data folder's blobs folder.
+	Blobs string
+	// Role is what this node does: RoleAll (default) serves the API and
+	// works jobs, RoleAPI only serves, RoleWorker only works jobs (and
+	// answers /healthz and /readyz).
+	Role string
+
+	// DB is an already open store to use instead of opening Store or
 	// DataDir/captionqa.db; the server does not close it, and draws a
-	// random per-install secret instead of reading DataDir/install.key.
-	// For tests.
-	DB *sqlite.DB
+	// random per-install secret instead of reading DataDir/install.key
+	// unless the store keeps a shared one. For tests.
+	DB store.DB
 }
 
 // DefaultConfig returns the configuration of `captionqa serve` without

@@ -8,15 +8,15 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/internal/contract"
+	"github.com/captionqa/captionqa/backend/internal/testkit"
 	"github.com/captionqa/captionqa/backend/server"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
 )
 
 // Support of the ExplainAI tests (explain_test.go).
@@ -44,27 +44,18 @@ var explainClock = func() func() time.Time {
 	return func() time.Time { return explainEpoch.Add(time.Since(began)) }
 }()
 
-// openExplainDB opens the database the servers of t share, closed when t
+// openExplainDB opens the store the servers of t share, closed when t
 // ends.
-func openExplainDB(t *testing.T) *sqlite.DB {
+func openExplainDB(t *testing.T) store.DB {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), server.DBFile), sqlite.Options{Now: explainClock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := db.Close(); err != nil {
-			t.Errorf("close the database: %v", err)
-		}
-	})
-	return db
+	return testkit.MustOpenDBAt(t, explainClock)
 }
 
 // newExplainEnv runs a server named name on db until t ends; edit, when
 // set, adjusts its configuration. Video and templates are off (not under
 // test); burst and upload limits are out of the way of the concurrent
 // calls.
-func newExplainEnv(t *testing.T, db *sqlite.DB, name string, edit func(*server.Config)) *explainEnv {
+func newExplainEnv(t *testing.T, db store.DB, name string, edit func(*server.Config)) *explainEnv {
 	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.Addr, cfg.DataDir, cfg.DB = "127.0.0.1:0", "", db

@@ -14,7 +14,7 @@ import (
 	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/explain/llm/llmtest"
 	"github.com/captionqa/captionqa/backend/server"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
 )
 
 // planSRT has three cues and work on them for YouTube: cue 2 overlaps
@@ -389,7 +389,7 @@ func reword(d explain.Draft) explain.Prose {
 // fake) rewords the prose through the real server; its plan stays the
 // built-in one, and every failure keeps the built-in text with the reason.
 // ref has no model: it gives the built-in explanations.
-func testExplainModel(t *testing.T, db *sqlite.DB, ref *explainEnv) {
+func testExplainModel(t *testing.T, db store.DB, ref *explainEnv) {
 	refKey := ref.account(t, "builtin", account.TierPro, nil, 0)
 	builtin := map[string]*wireExplanation{}
 	for _, p := range []string{"youtube", "vimeo", "facebook"} {

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/blob"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -26,21 +27,23 @@ func webhookRescueAfter(cfg *Config) time.Duration {
 // working ws, not started. With blobs and known both set it runs the
 // orphan-blob sweeper over "artifacts/" every 10 minutes, deleting
 // objects over an hour old that known does not report
-// ([sqlite.SweepOptions]); known is the artifact store's lookup, and
+// ([jobs.SweepOptions]); known is the artifact store's lookup, and
 // without one nothing is swept (an object could not be told from an
 // orphan). lanes are the video queues and tasks the periodic upkeep
 // (media retention, video job rescue). Finished webhook deliveries leave the log after
 // [webhook.LogRetention], and deliveries whose attempt a crash cut off
 // start again after [webhookRescueAfter].
-func openQueue(ctx context.Context, db *sqlite.DB, ws *sqlite.Workers, blobs blob.Store, known blob.Known, cfg *Config,
-	lanes map[string]int, tasks []sqlite.Task) (*sqlite.Queue, error) {
-	opts := sqlite.QueueOptions{Logger: cfg.logger().With("component", "queue"), Now: cfg.Now, Workers: ws,
-		PollInterval: cfg.JobPollInterval, KeepDeliveries: webhook.LogRetention,
-		RescueDeliveriesAfter: webhookRescueAfter(cfg), Queues: lanes, Tasks: tasks}
+func openQueue(ctx context.Context, db store.DB, ws *jobs.Workers, blobs blob.Store, known blob.Known, cfg *Config,
+	lanes map[string]int, tasks []jobs.Task) (store.Queue, error) {
+	opts := jobs.QueueOptions{Logger: cfg.logger().With("component", "queue"), Now: cfg.Now, Workers: ws,
+		PollInterval: cfg.JobPollInterval, Queues: lanes, Tasks: tasks}
+	if ws != nil {
+		opts.KeepDeliveries, opts.RescueDeliveriesAfter = webhook.LogRetention, webhookRescueAfter(cfg)
+	}
 	if blobs != nil && known != nil {
-		opts.Sweep = &sqlite.SweepOptions{
+		opts.Sweep = &jobs.SweepOptions{
 			Blobs: blobs, Known: known,
-			Prefix: sqlite.DefaultSweepPrefix, Every: sqlite.DefaultSweepEvery, OlderThan: sqlite.DefaultSweepOlder,
+			Prefix: jobs.DefaultSweepPrefix, Every: jobs.DefaultSweepEvery, OlderThan: jobs.DefaultSweepOlder,
 		}
 	}
 	q, err := db.OpenQueue(ctx, opts)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/blob"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 )
 
 // Run runs the server until ctx is done: it binds the listeners if
@@ -33,20 +33,30 @@ func (s *Server) Run(ctx context.Context) (err error) {
 	return runLifecycle(ctx, s.Serve, s.queue, s.shutdownTimeout())
 }
 
-// openJobs opens the job queue on the server's database (River's tables
-// migrate on the first start), working webhook deliveries, with the
-// orphan-blob sweeper over the artifacts when there is a data folder
-// (tests that hand in Config.DB keep their blobs in a temporary folder
-// and sweep nothing): objects under "artifacts/" that no artifact row
-// names are deleted once an hour old. The queue works nothing until
+// openJobs opens the job queue on the server's store (River's tables
+// migrate on the first start). A node that works jobs (role all or
+// worker) works webhook deliveries and the video lanes, with the periodic
+// upkeep, and the orphan-blob sweeper over the artifacts when there is a
+// data folder or a shared blob store (tests that hand in Config.DB keep
+// their blobs in a temporary folder and sweep nothing): objects under
+// "artifacts/" that no artifact row names are deleted once an hour old.
+// An API node's queue only enqueues. The queue works nothing until
 // [Server.Run] starts it.
 func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker, vids *videoParts) error {
+	if !s.cfg.works() {
+		q, err := openQueue(ctx, s.db, nil, nil, nil, &s.cfg, nil, nil)
+		if err != nil {
+			return err
+		}
+		s.queue = q
+		return nil
+	}
 	var blobs blob.Store
 	var known blob.Known
-	if s.cfg.DataDir != "" && s.blobs != nil {
-		blobs, known = s.blobs, s.db.Exports().KnownBlobs
+	if (s.cfg.DataDir != "" || s.cfg.Blobs != "") && s.blobs != nil {
+		blobs, known = s.blobs, s.db.KnownBlobs
 	}
-	ws := sqlite.NewWorkers()
+	ws := jobs.NewWorkers()
 	hooks.register(ws)
 	vids.register(ws)
 	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg, vids.lanes(&s.cfg), vids.tasks())
@@ -65,7 +75,7 @@ func (s *Server) shutdownTimeout() time.Duration {
 }
 
 // jobRunner is what the lifecycle needs of the job queue
-// (*sqlite.Queue).
+// ([store.Queue]).
 type jobRunner interface {
 	Start(ctx context.Context) error
 	Stop(ctx context.Context) error

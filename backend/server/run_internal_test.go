@@ -5,10 +5,11 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/captionqa/captionqa/backend/internal/testkit"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
 
@@ -33,12 +34,18 @@ func TestRunLifecycle(t *testing.T) {
 		{"job outlives the bound", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			db := testkit.MustOpenDB(t)
+			// The lifecycle is the same on every store; SQLite's queue
+			// lets the test enqueue in a transaction of its own.
+			db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), DBFile), sqlite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
 			started := make(chan struct{})
 			release := make(chan struct{})
 			result := make(chan error, 1)
-			ws := sqlite.NewWorkers()
-			sqlite.Handle(ws, func(ctx context.Context, j slowJob) error {
+			ws := jobs.NewWorkers()
+			jobs.Handle(ws, func(ctx context.Context, j slowJob) error {
 				close(started)
 				var err error
 				if j.Hold {
@@ -50,7 +57,7 @@ func TestRunLifecycle(t *testing.T) {
 				result <- err
 				return err
 			})
-			q, err := db.OpenQueue(context.Background(), sqlite.QueueOptions{Workers: ws, PollInterval: 100 * time.Millisecond})
+			q, err := db.OpenQueue(context.Background(), jobs.QueueOptions{Workers: ws, PollInterval: 100 * time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}

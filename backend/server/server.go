@@ -14,12 +14,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/captionqa/captionqa/backend/account"
-	"github.com/captionqa/captionqa/backend/blob/fsblob"
+	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/metrics"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
 	"github.com/captionqa/captionqa/frontend"
 )
 
@@ -32,19 +32,22 @@ type Server struct {
 	cfg Config
 	log *slog.Logger
 
-	db       *sqlite.DB
+	db       store.DB
 	ownDB    bool
 	accounts *account.Service
 	quota    *quota.Service
 	projects *project.Service
-	// blobs keeps artifacts (and later media): the data folder's blobs
-	// folder, or a temporary one removed on Close when the server was
-	// handed an open database.
-	blobs   *fsblob.Store
-	tempDir string
+	// blobs keeps media and artifacts: the S3-compatible store of
+	// Config.Blobs, the data folder's blobs folder, or a temporary one
+	// removed on Close when the server was handed an open database.
+	blobs blob.Store
+	// presigner, set when the blob store's URL says presign=true, hands
+	// download links' clients to the store's own URLs.
+	presigner blob.Presigner
+	tempDir   string
 	// queue is the job queue (webhook deliveries, the orphan sweeper),
 	// opened by Open and started by Run.
-	queue   *sqlite.Queue
+	queue   store.Queue
 	router  *echo.Echo
 	owner   Owner
 	tls     *tls.Config      // nil serves plain HTTP
@@ -88,16 +91,19 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if s.tls, err = s.cfg.tlsConfig(s.log, s.now()); err != nil {
 		return err
 	}
+	if err := s.cfg.checkRole(); err != nil {
+		return err
+	}
 	s.db = s.cfg.DB
-	installKey := randomSecret()
 	if s.db == nil {
-		if s.db, err = openDB(ctx, s.cfg.DataDir, &s.cfg); err != nil {
+		if s.db, err = openStore(ctx, &s.cfg); err != nil {
 			return err
 		}
 		s.ownDB = true
-		if installKey, err = installSecret(s.cfg.DataDir); err != nil {
-			return err
-		}
+	}
+	installKey, err := s.installKey(ctx)
+	if err != nil {
+		return err
 	}
 	keys, err := deriveSecrets(installKey)
 	if err != nil {
@@ -110,7 +116,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := s.openBlobs(); err != nil {
+	if err := s.openBlobs(ctx); err != nil {
 		return err
 	}
 	var hooks webhookWorker
@@ -128,7 +134,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	templates := newTemplates(s.db, s.projects, s.quota, exportLimiter, &s.cfg)
 	exporter := project.NewExporter(project.ExporterOptions{
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
-		Limiter: exportLimiter, Templates: templatesOrNil(templates), Now: s.cfg.Now,
+		Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner, Now: s.cfg.Now,
 	})
 	vids.build(s, eng, keys, s.quota, exportLimiter)
 	explainer, err := newExplain(s.quota, eng.Presets(), &s.cfg, s.log)
@@ -176,10 +182,39 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	return nil
 }
 
-// openBlobs opens the blob store: in the data folder, or without one (a
-// server handed an open database, as tests do) in a temporary folder
-// that Close removes, like the random install secret of that case.
-func (s *Server) openBlobs() error {
+// installKey returns the secret the signing keys derive from: the
+// store's when it keeps one (every node of a cluster shares it), else
+// the data folder's install.key, else (a server handed an open database,
+// as tests do) a random one for this process.
+func (s *Server) installKey(ctx context.Context) ([]byte, error) {
+	secret, ok, err := s.db.SharedSecret(ctx)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("server: shared secret: %w", err)
+	case ok:
+		return secret, nil
+	case s.ownDB:
+		return installSecret(s.cfg.DataDir)
+	}
+	return randomSecret(), nil
+}
+
+// openBlobs opens the blob store: the S3-compatible store of Config.Blobs,
+// or the data folder's, or without one (a server handed an open
+// database, as tests do) a temporary folder that Close removes, like the
+// random install secret of that case.
+func (s *Server) openBlobs(ctx context.Context) error {
+	if s.cfg.Blobs != "" {
+		b, err := openBlobURL(ctx, s.cfg.Blobs, &s.cfg)
+		if err != nil {
+			return err
+		}
+		s.blobs = b
+		if b.Presign() {
+			s.presigner = b
+		}
+		return nil
+	}
 	dir := s.cfg.DataDir
 	if dir == "" {
 		tmp, err := os.MkdirTemp("", "captionqa-blobs-*")
@@ -199,9 +234,9 @@ func (s *Server) openBlobs() error {
 // newExportLimiter is the export-operation burst limit (spec 8 rule 4):
 // per account, bursts of [project.ExportBurst] exports, then
 // [project.ExportBurstPerSecond] a second, on the server's clock.
-func newExportLimiter(db *sqlite.DB, cfg *Config) *quota.Service {
+func newExportLimiter(db store.DB, cfg *Config) *quota.Service {
 	return quota.NewService(db.Quotas(), quota.Options{
-		Now: cfg.Now, BurstPerSecond: project.ExportBurstPerSecond, Burst: project.ExportBurst})
+		Now: cfg.Now, BurstPerSecond: project.ExportBurstPerSecond, Burst: project.ExportBurst, Buckets: db.Buckets()})
 }
 
 func (s *Server) now() time.Time {
@@ -301,8 +336,12 @@ func (s *Server) Serve(ctx context.Context) error {
 	if s.ln == nil {
 		return errors.New("server: Serve before Listen")
 	}
+	var handler http.Handler = s.router
+	if s.cfg.role() == RoleWorker {
+		handler = s.healthOnly()
+	}
 	s.http = &http.Server{
-		Handler:           s.router,
+		Handler:           handler,
 		TLSConfig:         s.tls,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       2 * time.Minute,

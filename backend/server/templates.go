@@ -5,13 +5,13 @@ import (
 	"github.com/captionqa/captionqa/backend/jsrun"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
 )
 
 // newTemplates returns the export-template service, its scripts run by
 // jsrun's QuickJS sandbox, or nil when [Config.TemplatesOff]. Tests share
 // the export-operation burst limit with exports.
-func newTemplates(db *sqlite.DB, projects *project.Service, pool *quota.Service, limiter *quota.Service, cfg *Config) *exporttpl.Service {
+func newTemplates(db store.DB, projects *project.Service, pool *quota.Service, limiter *quota.Service, cfg *Config) *exporttpl.Service {
 	if cfg.TemplatesOff {
 		return nil
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/media"
 	"github.com/captionqa/captionqa/backend/project"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg"
 )
@@ -87,11 +87,11 @@ func (v *videoParts) openRunner(ctx context.Context, s *Server) error {
 
 // register adds the video job's worker to ws, each run bounded by the
 // timeout its arguments carry.
-func (v *videoParts) register(ws *sqlite.Workers) {
+func (v *videoParts) register(ws *jobs.Workers) {
 	if v.runner == nil {
 		return
 	}
-	sqlite.HandleTimed(ws, func(a video.WorkArgs) time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second },
+	jobs.HandleTimed(ws, func(a video.WorkArgs) time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second },
 		func(ctx context.Context, a video.WorkArgs) error { return v.videos.Work(ctx, a) })
 }
 
@@ -104,11 +104,11 @@ func (v *videoParts) lanes(cfg *Config) map[string]int {
 }
 
 // tasks are the media sweeper and the video job rescuer.
-func (v *videoParts) tasks() []sqlite.Task {
+func (v *videoParts) tasks() []jobs.Task {
 	if v.runner == nil {
 		return nil
 	}
-	return []sqlite.Task{
+	return []jobs.Task{
 		{Name: "media_sweep", Every: mediaSweepEvery, Run: func(ctx context.Context) error {
 			_, err := v.media.Sweep(ctx)
 			return err

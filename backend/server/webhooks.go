@@ -6,7 +6,8 @@ import (
 	"os"
 	"time"
 
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -18,8 +19,8 @@ type webhookWorker struct{ svc *webhook.Service }
 // register adds the delivery job's worker to ws: each run makes one
 // attempt, and a failed one snoozes the job until the delivery's next
 // time on the webhook schedule.
-func (w *webhookWorker) register(ws *sqlite.Workers) {
-	sqlite.HandleSnoozing(ws, func(ctx context.Context, j sqlite.WebhookJob) (time.Duration, error) {
+func (w *webhookWorker) register(ws *jobs.Workers) {
+	jobs.HandleSnoozing(ws, func(ctx context.Context, j jobs.WebhookJob) (time.Duration, error) {
 		return w.svc.Attempt(ctx, j.DeliveryID, j.Run)
 	})
 }
@@ -27,7 +28,7 @@ func (w *webhookWorker) register(ws *sqlite.Workers) {
 // newWebhooks returns the webhook service over q: deliveries trust the
 // system's roots plus [Config.WebhookCAFile]'s, and follow
 // [Config.WebhookTimeout] and [Config.WebhookSchedule].
-func newWebhooks(q *sqlite.Queue, cfg *Config) (*webhook.Service, error) {
+func newWebhooks(q store.Queue, cfg *Config) (*webhook.Service, error) {
 	var ca []byte
 	if cfg.WebhookCAFile != "" {
 		b, err := os.ReadFile(cfg.WebhookCAFile)

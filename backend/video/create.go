@@ -51,7 +51,7 @@ func (s *Service) Render(ctx context.Context, who project.Account, in RenderInpu
 	if err := checkUUID(in.ProjectID, "projectId"); err != nil {
 		return nil, err
 	}
-	if err := s.o.Limiter.Allow("export:" + who.ID); err != nil {
+	if err := s.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
 		return nil, err
 	}
 	if err := s.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {

@@ -58,7 +58,7 @@ func (s *Service) Extract(ctx context.Context, who project.Account, in ExtractIn
 		return nil, apperr.New(apperr.BadRequest, "mediaObjectKey is required: upload the video with POST /api/v1/media/upload").
 			WithDetail("field", "mediaObjectKey").WithDetail("reason", "missing")
 	}
-	if err := s.o.Limiter.Allow("export:" + who.ID); err != nil {
+	if err := s.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
 		return nil, err
 	}
 	if err := s.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {

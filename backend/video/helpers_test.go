@@ -18,7 +18,7 @@ import (
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/server"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
@@ -64,7 +64,7 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := db.OpenQueue(ctx, sqlite.QueueOptions{})
+	q, err := db.OpenQueue(ctx, jobs.QueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

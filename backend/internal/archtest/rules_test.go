@@ -15,7 +15,8 @@ const (
 	layerEngine               // codecs, format, rules, preset, fix, standard
 	layerUseCase              // engine, drift, explain
 	layerDomain               // account, quota, project, blob, ...
-	layerAdapter              // store/sqlite (and its River queue), blob/fsblob, jsrun, video/ffmpeg, httpapi
+	layerPort                 // store (the adapters' common interface), store/jobs, the conformance suites
+	layerAdapter              // store/sqlite, store/postgres, blob/fsblob, blob/s3blob, jsrun, video/ffmpeg, httpapi
 	layerRoot                 // server, cli, app, main
 )
 
@@ -31,9 +32,11 @@ func layerOf(rel string) (layer, bool) {
 		return layerUseCase, true
 	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video", "backend/blob", "backend/explain/grant"):
 		return layerDomain, true
-	case in(rel, "backend/store/sqlite", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
+	case in(rel, "backend/store", "backend/store/jobs", "backend/store/storetest", "backend/blob/blobtest"):
+		return layerPort, true
+	case in(rel, "backend/store/sqlite", "backend/store/postgres", "backend/blob/s3blob", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
 		return layerAdapter, true
-	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "build/package"):
+	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "e2e/cluster", "build/package"):
 		return layerRoot, true
 	case rel == "assets", rel == "frontend":
 		// Embedded data: importable by roots only, checked below.
@@ -54,17 +57,20 @@ func technologies() []technology {
 		{"github.com/wailsapp/", []string{"app", ""}, "rule 1: only app imports Wails"},
 		{"github.com/labstack/echo", []string{"backend/httpapi", "backend/server"}, "rule 2: only httpapi and server import echo"},
 		{"database/sql", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports database/sql"},
+		{"github.com/jackc/pgx", []string{"backend/store/postgres", "backend/internal/pgtest"}, "rule 3: only store/postgres (and its test cluster) imports pgx"},
+		{"github.com/minio/", []string{"backend/blob/s3blob", "backend/internal/s3test"}, "only blob/s3blob (and the tests' S3 server) imports the S3 client"},
 		{"modernc.org/sqlite", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports modernc.org/sqlite"},
 		{"github.com/u2takey/ffmpeg-go", []string{"backend/video/ffmpeg"}, "rule 4: only video/ffmpeg imports ffmpeg-go"},
-		{"os/exec", []string{"backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "frontend/bundle"}, "rule 4: only video/ffmpeg (and its test fixtures) runs processes"},
+		{"os/exec", []string{"backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "frontend/bundle", "backend/internal/pgtest", "backend/internal/s3test"}, "rule 4: only video/ffmpeg (and its test fixtures and servers) runs processes"},
 		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		// jsrun's watchdog reads the engine's JSContext layout (kick.go).
 		{"modernc.org/libquickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/dop251/goja", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/prometheus/", []string{"backend/metrics"}, "only metrics imports the Prometheus client"},
-		// River's types stay in the store adapter, which alone holds the
-		// *sql.DB and *sql.Tx its driver needs; Postgres swaps the driver.
-		{"github.com/riverqueue/", []string{"backend/store/sqlite"}, "only store/sqlite imports River (the job queue's adapter)"},
+		// River's types stay in the store adapters, which alone hold the
+		// connections and transactions their drivers need, and in
+		// store/jobs, the part of the queue no driver changes.
+		{"github.com/riverqueue/", []string{"backend/store/sqlite", "backend/store/postgres", "backend/store/jobs"}, "only the store adapters and store/jobs import River"},
 		{"github.com/evanw/esbuild", []string{"frontend/bundle", "backend/jsrun"}, "rule 5: only frontend/bundle (and jsrun for syntax checks) import esbuild"},
 	}
 }

@@ -1,5 +1,7 @@
-// Package testkit is test support: a real SQLite database per test, fixture
-// builders and a fake clock. Only tests (and other test support) import it.
+// Package testkit is test support: a real database per test (SQLite, or
+// PostgreSQL when CAPTIONQA_TEST_STORE=postgres, so that the same suites
+// run against both stores), fixture builders and a fake clock. Only tests
+// (and other test support) import it.
 package testkit
 
 import (
@@ -8,6 +10,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -15,16 +18,45 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/internal/pgtest"
+	"github.com/captionqa/captionqa/backend/store"
+	"github.com/captionqa/captionqa/backend/store/jobs"
+	"github.com/captionqa/captionqa/backend/store/postgres"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
 
-// MustOpenDB opens a fresh SQLite file in t.TempDir, migrated, and closes
-// it when the test ends.
-func MustOpenDB(t testing.TB) *sqlite.DB {
+// StoreEnv names the store the tests run on: "postgres" for a
+// throwaway PostgreSQL database per test (package pgtest), anything else
+// for a SQLite file.
+const StoreEnv = "CAPTIONQA_TEST_STORE"
+
+// OnPostgres reports whether the tests run on PostgreSQL.
+func OnPostgres() bool { return os.Getenv(StoreEnv) == "postgres" }
+
+// MustOpenDB opens a fresh, migrated store for the test, closed when the
+// test ends: a SQLite file in t.TempDir, or with CAPTIONQA_TEST_STORE=
+// postgres a database of its own on the test binary's PostgreSQL.
+func MustOpenDB(t testing.TB) store.DB {
 	t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "captionqa.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatalf("testkit: open db: %v", err)
+	return MustOpenDBAt(t, nil)
+}
+
+// MustOpenDBAt is [MustOpenDB] with the store's clock (nil: time.Now).
+func MustOpenDBAt(t testing.TB, now func() time.Time) store.DB {
+	t.Helper()
+	var db store.DB
+	if OnPostgres() {
+		pg, err := postgres.Open(context.Background(), PostgresURL(t), postgres.Options{Now: now})
+		if err != nil {
+			t.Fatalf("testkit: open postgres: %v", err)
+		}
+		db = pg.Store()
+	} else {
+		lite, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "captionqa.db"), sqlite.Options{Now: now})
+		if err != nil {
+			t.Fatalf("testkit: open db: %v", err)
+		}
+		db = lite.Store()
 	}
 	t.Cleanup(func() {
 		if err := db.Close(); err != nil {
@@ -32,6 +64,22 @@ func MustOpenDB(t testing.TB) *sqlite.DB {
 		}
 	})
 	return db
+}
+
+// PostgresURL returns the URL of a fresh database for the test on the test
+// binary's PostgreSQL, migrated (the store's tables and River's).
+func PostgresURL(t testing.TB) string {
+	t.Helper()
+	return pgtest.FromTemplate(t, "captionqa_testkit", func(ctx context.Context, url string) error {
+		db, err := postgres.Open(ctx, url, postgres.Options{})
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		// River migrates its tables when a queue opens.
+		_, err = db.OpenQueue(ctx, jobs.QueueOptions{})
+		return err
+	})
 }
 
 // MustCreateAccount creates an account; no features means the tier's
@@ -66,7 +114,7 @@ func MustCreateKey(t testing.TB, svc *account.Service, accountID string, scopes 
 // the layout account documents (SecretTag, 12 hex characters, "_", 43
 // base64url characters) and its SHA-256; it was created at now and
 // expires after the default lifetime.
-func MustCreateLegacyKey(t testing.TB, store *sqlite.AccountStore, accountID string, now time.Time) (key *account.Key, secret string) {
+func MustCreateLegacyKey(t testing.TB, accounts account.Store, accountID string, now time.Time) (key *account.Key, secret string) {
 	t.Helper()
 	var raw [6 + 32]byte
 	if _, err := rand.Read(raw[:]); err != nil {
@@ -78,7 +126,7 @@ func MustCreateLegacyKey(t testing.TB, store *sqlite.AccountStore, accountID str
 	now = now.UTC().Truncate(time.Second)
 	key = &account.Key{ID: uuid.NewString(), AccountID: accountID, Name: "legacy", Prefix: prefix,
 		CreatedAt: now, ExpiresAt: now.Add(account.DefaultKeyTTL)}
-	if err := store.CreateKey(context.Background(), key, hash[:]); err != nil {
+	if err := accounts.CreateKey(context.Background(), key, hash[:]); err != nil {
 		t.Fatalf("testkit: store a legacy key: %v", err)
 	}
 	return key, secret

@@ -42,7 +42,7 @@ func TestClock(t *testing.T) {
 func TestFixtures(t *testing.T) {
 	t.Parallel()
 	db := testkit.MustOpenDB(t)
-	if err := db.Ping(context.Background()); err != nil {
+	if err := db.Ready(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	svc := account.NewService(db.Accounts(), account.Options{})

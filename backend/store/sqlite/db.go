@@ -17,7 +17,9 @@ import (
 	"net/url"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	_ "modernc.org/sqlite"
+
+	"github.com/captionqa/captionqa/backend/quota" // registers the "sqlite" driver
 )
 
 // DefaultBusyTimeout is how long a connection waits for another's lock
@@ -41,6 +43,8 @@ type DB struct {
 	stmts prepared
 	now   func() time.Time
 	busy  time.Duration
+	// buckets are the burst limits' ([Store]).
+	buckets *quota.MemoryBuckets
 }
 
 // Open opens (creating if needed) the database at path and applies the
@@ -50,7 +54,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("sqlite: open: empty path")
 	}
-	db := &DB{now: opts.Now, busy: opts.BusyTimeout}
+	db := &DB{now: opts.Now, busy: opts.BusyTimeout, buckets: quota.NewMemoryBuckets()}
 	if db.now == nil {
 		db.now = time.Now
 	}

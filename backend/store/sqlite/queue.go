@@ -3,16 +3,14 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 
-	"github.com/captionqa/captionqa/backend/blob"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 )
 
 // The job queue is River (github.com/riverqueue/river) on this database's
@@ -32,87 +30,6 @@ import (
 // polling every second costs the store's writes nothing measurable; a job
 // enqueued and worked costs about 5 extra writer turns.
 
-// Defaults of [QueueOptions] and [SweepOptions].
-const (
-	DefaultMaxWorkers   = 4
-	DefaultPollInterval = time.Second
-	DefaultSweepEvery   = 10 * time.Minute
-	DefaultSweepOlder   = time.Hour
-	DefaultSweepPrefix  = "artifacts/"
-	defaultSweepTimeout = 10 * time.Minute
-	// rescueAfter is when a job still running is taken for the job of a
-	// process that died (kill -9, power loss) and run again: above the
-	// longest job timeout (the sweep's), well below River's default hour,
-	// so a webhook delivery interrupted by a crash goes out soon after
-	// the next start.
-	rescueAfter          = 15 * time.Minute
-	defaultQueueName     = river.QueueDefault
-	sweepOrphanBlobsKind = "captionqa.sweep_orphan_blobs"
-)
-
-// QueueOptions configure [DB.OpenQueue].
-type QueueOptions struct {
-	// Logger receives River's logs; nil discards them.
-	Logger *slog.Logger
-	// Now is the clock the sweeper dates objects by; nil is the DB's.
-	Now func() time.Time
-	// Workers are the job kinds this process works; nil works only the
-	// sweeper (if any). A queue with neither only inserts jobs.
-	Workers *Workers
-	// MaxWorkers bounds the jobs worked at once (default 4).
-	MaxWorkers int
-	// PollInterval is how often an idle queue looks for new jobs: SQLite
-	// has no LISTEN/NOTIFY (default 1 s; a job inserted by this process
-	// wakes it at once; at least 100 ms, River's fetch cooldown).
-	PollInterval time.Duration
-	// Sweep, if set, runs the orphan-blob sweeper as a periodic job.
-	Sweep *SweepOptions
-	// KeepDeliveries, if set, deletes every hour the webhook deliveries
-	// that are no longer pending and were created longer ago than this.
-	KeepDeliveries time.Duration
-	// RescueDeliveriesAfter, if set, restarts every minute the pending
-	// webhook deliveries whose job has been running longer than this: a
-	// process that died mid-attempt (see addDeliveryRescuer). It must
-	// exceed the delivery job's timeout.
-	RescueDeliveriesAfter time.Duration
-	// Queues are named queues beside the default one, each with the most
-	// jobs it works at once (the video lanes); a job goes to one with
-	// [EnqueueOpts.Queue].
-	Queues map[string]int
-	// Tasks run periodically on one process at a time, and once when the
-	// queue starts (the media sweeper, the video job rescuer).
-	Tasks []Task
-}
-
-// Task is a periodic piece of upkeep: Run every Every (and once at the
-// start, when what a crash left is found), with at most one run pending
-// across processes. Its ctx ends after 10 minutes.
-type Task struct {
-	// Name identifies the task across processes and restarts.
-	Name  string
-	Every time.Duration
-	Run   func(ctx context.Context) error
-}
-
-// SweepOptions configure the orphan-blob sweeper: every Every it deletes
-// the objects under Prefix older than OlderThan that Known does not
-// report ([blob.Sweep]): bytes whose row never committed, after a crash
-// between a put and its transaction. It also runs once when the queue
-// starts, since a crash is when orphans appear.
-type SweepOptions struct {
-	Blobs blob.Store
-	// Known reports which keys a row refers to; the composition root
-	// hands in the artifact store's lookup.
-	Known blob.Known
-	// Prefix is the part of the store swept (default "artifacts/").
-	Prefix string
-	// Every is the period (default 10 minutes).
-	Every time.Duration
-	// OlderThan protects objects whose row is not committed yet (default
-	// 1 hour, far above any put-then-commit).
-	OlderThan time.Duration
-}
-
 // Queue is the job queue: River's client on this database. Use
 // [DB.OpenQueue], then [Queue.Start] to work jobs, [Queue.Stop] before
 // closing the DB.
@@ -128,7 +45,7 @@ type Queue struct {
 // the queue, not started. Errors are internal failures, or
 // [apperr.Unavailable] if another process holds the write lock past the
 // busy timeout.
-func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) {
+func (db *DB) OpenQueue(ctx context.Context, opts jobs.QueueOptions) (*Queue, error) {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -148,74 +65,29 @@ func (db *DB) OpenQueue(ctx context.Context, opts QueueOptions) (*Queue, error) 
 	}); err != nil {
 		return nil, fmt.Errorf("sqlite: migrate river: %w", err)
 	}
-	cfg := &river.Config{
-		Logger:            log,
-		FetchPollInterval: opts.PollInterval,
-		// SQLite has no LISTEN/NOTIFY; River polls.
-		PollOnly:             true,
-		RescueStuckJobsAfter: rescueAfter,
-	}
-	if cfg.FetchPollInterval <= 0 {
-		cfg.FetchPollInterval = DefaultPollInterval
-	}
-	workers := opts.Workers
-	if opts.Sweep != nil {
-		if workers == nil {
-			workers = NewWorkers()
-		}
-		job, err := addSweeper(workers, opts.Sweep, now, log)
-		if err != nil {
-			return nil, err
-		}
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
-	}
-	if opts.KeepDeliveries > 0 {
-		if workers == nil {
-			workers = NewWorkers()
-		}
-		job, err := addDeliveryPruner(workers, db, opts.KeepDeliveries, now)
-		if err != nil {
-			return nil, err
-		}
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
-	}
 	q := &Queue{db: db, log: log}
+	var upkeep []jobs.Upkeep
+	if opts.KeepDeliveries > 0 {
+		upkeep = append(upkeep, func(ws *jobs.Workers) (*river.PeriodicJob, error) {
+			return addDeliveryPruner(ws, db, opts.KeepDeliveries, now)
+		})
+	}
 	if opts.RescueDeliveriesAfter > 0 {
-		if workers == nil {
-			workers = NewWorkers()
-		}
-		job, err := addDeliveryRescuer(workers, q, opts.RescueDeliveriesAfter, now)
-		if err != nil {
-			return nil, err
-		}
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, job)
+		upkeep = append(upkeep, func(ws *jobs.Workers) (*river.PeriodicJob, error) {
+			return addDeliveryRescuer(ws, q, opts.RescueDeliveriesAfter, now)
+		})
 	}
-	if len(opts.Tasks) > 0 {
-		if workers == nil {
-			workers = NewWorkers()
-		}
-		jobs, err := addTasks(workers, opts.Tasks)
-		if err != nil {
-			return nil, err
-		}
-		cfg.PeriodicJobs = append(cfg.PeriodicJobs, jobs...)
+	cfg, works, err := jobs.Config(opts, now, log, upkeep...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
 	}
-	if workers != nil {
-		max := opts.MaxWorkers
-		if max <= 0 {
-			max = DefaultMaxWorkers
-		}
-		cfg.Workers = workers.w
-		cfg.Queues = map[string]river.QueueConfig{defaultQueueName: {MaxWorkers: max}}
-		for name, n := range opts.Queues {
-			cfg.Queues[name] = river.QueueConfig{MaxWorkers: n}
-		}
-	}
+	// SQLite has no LISTEN/NOTIFY; River polls.
+	cfg.PollOnly = true
 	client, err := river.NewClient(driver, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: river client: %w", err)
 	}
-	q.client, q.works = client, workers != nil
+	q.client, q.works = client, works
 	return q, nil
 }
 
@@ -244,18 +116,8 @@ func (q *Queue) Stop(ctx context.Context) error {
 	if !q.works {
 		return nil
 	}
-	err := q.client.Stop(ctx)
-	if err == nil {
-		return nil
-	}
-	if ctx.Err() == nil {
-		return fmt.Errorf("sqlite: stop queue: %w", err)
-	}
-	q.log.Warn("jobs still running at the shutdown bound: canceling them; they will be retried")
-	hard, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if herr := q.client.StopAndCancel(hard); herr != nil {
-		return fmt.Errorf("sqlite: stop queue: %w", errors.Join(err, herr))
+	if err := jobs.Stop(ctx, q.client, q.log); err != nil {
+		return fmt.Errorf("sqlite: %w", err)
 	}
 	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/store/jobs"
 )
 
 // BenchmarkWriteTxBesideQueue measures what a running River client costs
@@ -27,10 +29,10 @@ func BenchmarkWriteTxBesideQueue(b *testing.B) {
 			ctx := context.Background()
 			var q *Queue
 			if tc.poll > 0 {
-				ws := NewWorkers()
-				Handle(ws, func(context.Context, echoJob) error { return nil })
+				ws := jobs.NewWorkers()
+				jobs.Handle(ws, func(context.Context, echoJob) error { return nil })
 				var err error
-				if q, err = db.OpenQueue(ctx, QueueOptions{Workers: ws, PollInterval: tc.poll}); err != nil {
+				if q, err = db.OpenQueue(ctx, jobs.QueueOptions{Workers: ws, PollInterval: tc.poll}); err != nil {
 					b.Fatal(err)
 				}
 				if err := q.Start(ctx); err != nil {

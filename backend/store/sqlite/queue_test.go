@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/blob/fsblob"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 )
 
 // These tests are internal: the unit of work's store writes are methods
@@ -38,7 +39,7 @@ type echoJob struct {
 
 func (echoJob) Kind() string { return "test_echo" }
 
-func startQueue(t *testing.T, db *DB, opts QueueOptions) *Queue {
+func startQueue(t *testing.T, db *DB, opts jobs.QueueOptions) *Queue {
 	t.Helper()
 	opts.PollInterval = 100 * time.Millisecond
 	q, err := db.OpenQueue(context.Background(), opts)
@@ -73,8 +74,8 @@ func rowExists(t *testing.T, db *DB, name string) bool {
 func TestQueueOutbox(t *testing.T) {
 	db := openTestDB(t)
 	worked := make(chan string, 10)
-	ws := NewWorkers()
-	Handle(ws, func(ctx context.Context, j echoJob) error {
+	ws := jobs.NewWorkers()
+	jobs.Handle(ws, func(ctx context.Context, j echoJob) error {
 		// The job sees its transaction's row: they committed together.
 		var n int
 		if err := db.read.QueryRowContext(ctx, `SELECT count(*) FROM test_rows WHERE name = ?`, j.Name).Scan(&n); err != nil || n != 1 {
@@ -83,7 +84,7 @@ func TestQueueOutbox(t *testing.T) {
 		worked <- j.Name
 		return nil
 	})
-	q := startQueue(t, db, QueueOptions{Workers: ws})
+	q := startQueue(t, db, jobs.QueueOptions{Workers: ws})
 	ctx := context.Background()
 	rollback := errors.New("changed my mind")
 	for _, tc := range []struct {
@@ -158,7 +159,7 @@ func TestWriteTxWithoutQueue(t *testing.T) {
 func TestQueueReopen(t *testing.T) {
 	db := openTestDB(t)
 	for range 2 {
-		if _, err := db.OpenQueue(context.Background(), QueueOptions{}); err != nil {
+		if _, err := db.OpenQueue(context.Background(), jobs.QueueOptions{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -189,7 +190,7 @@ func TestSweeperJob(t *testing.T) {
 	known := func(_ context.Context, keys []string) (map[string]bool, error) {
 		return map[string]bool{"artifacts/known": true}, nil
 	}
-	startQueue(t, db, QueueOptions{Sweep: &SweepOptions{Blobs: store, Known: known}})
+	startQueue(t, db, jobs.QueueOptions{Sweep: &jobs.SweepOptions{Blobs: store, Known: known}})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		_, _, err := store.Get(ctx, "artifacts/orphan", nil)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/store/jobs"
 )
 
 // ErrNoQueue is returned by [Tx.Enqueue] in a transaction begun by
@@ -33,11 +35,11 @@ func (t *Tx) Now() time.Time { return t.now }
 // id. Errors: [ErrNoQueue] in a transaction without a queue; a job kind
 // no worker of this process handles is still inserted (another process
 // may work it).
-func (t *Tx) Enqueue(ctx context.Context, args JobArgs, opts *EnqueueOpts) (int64, error) {
+func (t *Tx) Enqueue(ctx context.Context, args jobs.JobArgs, opts *jobs.EnqueueOpts) (int64, error) {
 	if t.queue == nil {
 		return 0, ErrNoQueue
 	}
-	res, err := t.queue.client.InsertTx(ctx, t.tx, args, opts.river())
+	res, err := t.queue.client.InsertTx(ctx, t.tx, args, opts.InsertOpts())
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: enqueue %s: %w", args.Kind(), err)
 	}

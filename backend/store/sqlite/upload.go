@@ -103,7 +103,7 @@ func (s *UploadStore) parts(ctx context.Context, id string) ([]media.Part, error
 // ListUploads returns up to limit of the account's sessions for the
 // project, newest first, without their parts.
 func (s *UploadStore) ListUploads(ctx context.Context, accountID, projectID string, limit int) ([]media.Session, error) {
-	return s.list(ctx, `WHERE account_id = ? AND project_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+	return s.list(ctx, `WHERE account_id = ? AND project_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`,
 		accountID, projectID, limit)
 }
 

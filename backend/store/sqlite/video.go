@@ -9,6 +9,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/video"
 )
 
@@ -67,7 +68,7 @@ func (s *VideoStore) CreateJob(ctx context.Context, j *video.Job, count project.
 }
 
 func enqueueRun(ctx context.Context, tx *Tx, j *video.Job, args video.WorkArgs) error {
-	_, err := tx.Enqueue(ctx, args, &EnqueueOpts{Queue: string(video.LaneOf(j)), MaxAttempts: videoMaxAttempts})
+	_, err := tx.Enqueue(ctx, args, &jobs.EnqueueOpts{Queue: string(video.LaneOf(j)), MaxAttempts: videoMaxAttempts})
 	return err
 }
 

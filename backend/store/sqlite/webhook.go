@@ -11,26 +11,9 @@ import (
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
-
-// WebhookJobKind is the kind of the job that attempts a webhook delivery.
-const WebhookJobKind = "captionqa.webhook_delivery"
-
-// WebhookJob is the job that makes the attempts of one run of a webhook
-// delivery.
-type WebhookJob struct {
-	DeliveryID string `json:"deliveryId"`
-	Run        int    `json:"run"`
-}
-
-// Kind names the job's worker.
-func (WebhookJob) Kind() string { return WebhookJobKind }
-
-// webhookJobOpts are the delivery job's: it keeps the delivery's own
-// schedule by snoozing ([HandleSnoozing]); River's retries, on its
-// default policy, only cover failures of the store.
-func webhookJobOpts() *EnqueueOpts { return &EnqueueOpts{MaxAttempts: 25} }
 
 // WebhookStore keeps webhooks and their deliveries. Its writes return
 // [apperr.Unavailable] (details.retryAfterSeconds) if another process
@@ -211,7 +194,7 @@ func (t *Tx) requeue(ctx context.Context, d *webhook.Delivery) error {
 	if err != nil {
 		return fmt.Errorf("sqlite: requeue delivery %s: %w", d.ID, err)
 	}
-	_, err = t.Enqueue(ctx, WebhookJob{DeliveryID: d.ID, Run: d.Run}, webhookJobOpts())
+	_, err = t.Enqueue(ctx, jobs.WebhookJob{DeliveryID: d.ID, Run: d.Run}, jobs.WebhookJobOpts())
 	return err
 }
 
@@ -229,7 +212,7 @@ func (t *Tx) QueueExportWebhook(ctx context.Context, e *project.Export) error {
 		return fmt.Errorf("sqlite: webhook of %s: %w", e.AccountID, err)
 	}
 	d := webhook.NewExportDelivery(e, e.CreatedAt)
-	if _, err := t.Enqueue(ctx, WebhookJob{DeliveryID: d.ID, Run: d.Run}, webhookJobOpts()); err != nil {
+	if _, err := t.Enqueue(ctx, jobs.WebhookJob{DeliveryID: d.ID, Run: d.Run}, jobs.WebhookJobOpts()); err != nil {
 		return err
 	}
 	return t.insertDelivery(ctx, d)
@@ -257,23 +240,15 @@ const pruneDeliveriesKind = "captionqa.prune_webhook_deliveries"
 // addDeliveryPruner registers the pruner's worker in ws and returns its
 // hourly periodic job: the delivery log keeps what is pending, and the
 // rest for keep after its creation.
-func addDeliveryPruner(ws *Workers, db *DB, keep time.Duration, now func() time.Time) (*river.PeriodicJob, error) {
-	err := river.AddWorkerSafely(ws.w, river.WorkFunc(func(ctx context.Context, _ *river.Job[pruneDeliveries]) error {
+func addDeliveryPruner(ws *jobs.Workers, db *DB, keep time.Duration, now func() time.Time) (*river.PeriodicJob, error) {
+	return jobs.AddPeriodic(ws, pruneDeliveries{}, time.Hour, func(ctx context.Context) error {
 		_, err := db.write.ExecContext(ctx, `DELETE FROM webhook_deliveries WHERE status != 'pending' AND created_at < ?`,
 			formatTime(now().Add(-keep)))
 		if err != nil {
 			return fmt.Errorf("sqlite: prune deliveries: %w", err)
 		}
 		return nil
-	}))
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: delivery pruner: %w", err)
-	}
-	return river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
-		func() (river.JobArgs, *river.InsertOpts) {
-			return pruneDeliveries{}, &river.InsertOpts{UniqueOpts: onePending()}
-		},
-		&river.PeriodicJobOpts{ID: pruneDeliveriesKind, RunOnStart: true}), nil
+	})
 }
 
 // rescueDeliveries is the job that restarts deliveries whose attempt a
@@ -286,14 +261,14 @@ const rescueDeliveriesKind = "captionqa.rescue_webhook_deliveries"
 
 // addDeliveryRescuer registers the rescuer's worker in ws and returns
 // its periodic job, every after/2 and once at start. River hands a job
-// left running by a dead process back only after [rescueAfter], which
+// left running by a dead process back only after [jobs.RescueAfter], which
 // the longest jobs need; a webhook attempt is bounded by its timeout, so
 // a delivery job running for longer than after (which the caller sets
 // well above it) belongs to a process that died mid-attempt. The rescuer starts a new run of
 // each such pending delivery (as a redeliver does, keeping its window);
 // the old job, when River hands it back, finds its run gone.
-func addDeliveryRescuer(ws *Workers, q *Queue, after time.Duration, now func() time.Time) (*river.PeriodicJob, error) {
-	err := river.AddWorkerSafely(ws.w, river.WorkFunc(func(ctx context.Context, _ *river.Job[rescueDeliveries]) error {
+func addDeliveryRescuer(ws *jobs.Workers, q *Queue, after time.Duration, now func() time.Time) (*river.PeriodicJob, error) {
+	return jobs.AddPeriodic(ws, rescueDeliveries{}, max(after/2, time.Second), func(ctx context.Context) error {
 		return q.WriteTx(ctx, func(tx *Tx) error {
 			n, err := tx.rescueDeliveries(ctx, now().Add(-after))
 			if n > 0 {
@@ -301,16 +276,7 @@ func addDeliveryRescuer(ws *Workers, q *Queue, after time.Duration, now func() t
 			}
 			return err
 		})
-	}))
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: delivery rescuer: %w", err)
-	}
-	every := max(after/2, time.Second)
-	return river.NewPeriodicJob(river.PeriodicInterval(every),
-		func() (river.JobArgs, *river.InsertOpts) {
-			return rescueDeliveries{}, &river.InsertOpts{UniqueOpts: onePending()}
-		},
-		&river.PeriodicJobOpts{ID: rescueDeliveriesKind, RunOnStart: true}), nil
+	})
 }
 
 // rescueDeliveries requeues the pending deliveries whose current run's
@@ -322,7 +288,7 @@ func (t *Tx) rescueDeliveries(ctx context.Context, cutoff time.Time) (int, error
 		FROM river_job j JOIN webhook_deliveries d
 			ON d.id = json_extract(j.args, '$.deliveryId') AND d.run = json_extract(j.args, '$.run')
 		WHERE j.kind = ? AND j.state = 'running' AND julianday(j.attempted_at) < julianday(?) AND d.status = 'pending'`,
-		WebhookJobKind, cutoff.UTC().Format(time.RFC3339))
+		jobs.WebhookJobKind, cutoff.UTC().Format(time.RFC3339))
 	if err != nil {
 		return 0, fmt.Errorf("sqlite: stuck deliveries: %w", err)
 	}

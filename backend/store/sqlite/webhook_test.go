@@ -10,7 +10,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/internal/testkit"
 	"github.com/captionqa/captionqa/backend/project"
-	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -21,7 +21,7 @@ func TestExportOutbox(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := testkit.MustOpenDB(t)
-	q, err := db.OpenQueue(ctx, sqlite.QueueOptions{})
+	q, err := db.OpenQueue(ctx, jobs.QueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestDeliveryLogPruned(t *testing.T) {
 	if err := db.Accounts().CreateAccount(ctx, newAccount("acct", "acct@example.test")); err != nil {
 		t.Fatal(err)
 	}
-	setup, err := db.OpenQueue(ctx, sqlite.QueueOptions{})
+	setup, err := db.OpenQueue(ctx, jobs.QueueOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestDeliveryLogPruned(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	q, err := db.OpenQueue(ctx, sqlite.QueueOptions{KeepDeliveries: keep, Now: func() time.Time { return now },
+	q, err := db.OpenQueue(ctx, jobs.QueueOptions{KeepDeliveries: keep, Now: func() time.Time { return now },
 		PollInterval: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

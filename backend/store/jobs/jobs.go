@@ -1,14 +1,17 @@
-package sqlite
+// Package jobs is the job queue's side that does not depend on the
+// database: job arguments, the set of workers, enqueue options, periodic
+// upkeep and the webhook delivery job. Both store adapters (sqlite,
+// postgres) build River's client from it with their own driver, so the
+// server registers its workers once whichever store it runs on. River's
+// types stay here and in the adapters: handlers and domain code speak
+// these.
+package jobs
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/riverqueue/river"
-
-	"github.com/captionqa/captionqa/backend/blob"
 )
 
 // JobArgs is a job's arguments: a struct that encodes to JSON, with a
@@ -19,11 +22,14 @@ type JobArgs interface {
 }
 
 // Workers is the set of job kinds a queue works; build it with
-// [NewWorkers] and [Handle] before [DB.OpenQueue].
+// [NewWorkers] and [Handle] before opening the queue.
 type Workers struct{ w *river.Workers }
 
 // NewWorkers returns an empty set of workers.
 func NewWorkers() *Workers { return &Workers{w: river.NewWorkers()} }
+
+// River returns River's set, for the store adapters' client.
+func (ws *Workers) River() *river.Workers { return ws.w }
 
 // Handle registers fn as the worker of T's kind. fn's error makes the
 // job retried with backoff (River's default policy, 25 attempts); its ctx
@@ -81,7 +87,8 @@ type EnqueueOpts struct {
 	Queue string
 }
 
-func (o *EnqueueOpts) river() *river.InsertOpts {
+// InsertOpts are o as River's insert options (nil for nil).
+func (o *EnqueueOpts) InsertOpts() *river.InsertOpts {
 	if o == nil {
 		return nil
 	}
@@ -90,60 +97,4 @@ func (o *EnqueueOpts) river() *river.InsertOpts {
 		ro.UniqueOpts = river.UniqueOpts{ByArgs: true}
 	}
 	return ro
-}
-
-// sweepOrphanBlobs is the sweeper's job: no arguments, since what it
-// sweeps is configured in the process.
-type sweepOrphanBlobs struct{}
-
-func (sweepOrphanBlobs) Kind() string { return sweepOrphanBlobsKind }
-
-// sweeper works sweepOrphanBlobs jobs.
-type sweeper struct {
-	river.WorkerDefaults[sweepOrphanBlobs]
-	opts SweepOptions
-	now  func() time.Time
-	log  *slog.Logger
-}
-
-func (w *sweeper) Work(ctx context.Context, _ *river.Job[sweepOrphanBlobs]) error {
-	n, err := blob.Sweep(ctx, w.opts.Blobs, w.opts.Prefix, w.opts.OlderThan, w.now(), w.opts.Known)
-	if err != nil {
-		return fmt.Errorf("sqlite: sweep orphan blobs: %w", err)
-	}
-	if n > 0 {
-		w.log.Info("deleted orphan blobs: bytes without a row", "prefix", w.opts.Prefix, "deleted", n)
-	}
-	return nil
-}
-
-// Timeout lets a sweep of a large store take longer than River's default
-// minute.
-func (w *sweeper) Timeout(*river.Job[sweepOrphanBlobs]) time.Duration { return defaultSweepTimeout }
-
-// addSweeper registers the sweeper's worker in ws and returns its periodic
-// job.
-func addSweeper(ws *Workers, o *SweepOptions, now func() time.Time, log *slog.Logger) (*river.PeriodicJob, error) {
-	opts := *o
-	if opts.Blobs == nil || opts.Known == nil {
-		return nil, fmt.Errorf("sqlite: sweeper: Blobs and Known are required")
-	}
-	if opts.Prefix == "" {
-		opts.Prefix = DefaultSweepPrefix
-	}
-	if opts.Every <= 0 {
-		opts.Every = DefaultSweepEvery
-	}
-	if opts.OlderThan <= 0 {
-		opts.OlderThan = DefaultSweepOlder
-	}
-	if err := river.AddWorkerSafely(ws.w, &sweeper{opts: opts, now: now, log: log}); err != nil {
-		return nil, fmt.Errorf("sqlite: sweeper: %w", err)
-	}
-	return river.NewPeriodicJob(river.PeriodicInterval(opts.Every),
-		func() (river.JobArgs, *river.InsertOpts) {
-			// One sweep pending at a time, however many processes enqueue.
-			return sweepOrphanBlobs{}, &river.InsertOpts{UniqueOpts: onePending()}
-		},
-		&river.PeriodicJobOpts{ID: sweepOrphanBlobsKind, RunOnStart: true}), nil
 }

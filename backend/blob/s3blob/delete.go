@@ -1,0 +1,24 @@
+package s3blob
+
+import (
+	"context"
+
+	"github.com/minio/minio-go/v7"
+)
+
+// Delete removes the object; S3 answers a delete of a missing object as
+// a success, so deleting one is not an error. Errors: [apperr.BadRequest]
+// for an invalid key; ctx's error when it is done; [apperr.Unavailable]
+// (details "retryAfterSeconds") when the store cannot be reached.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return s.fail(ctx, "delete", key, err)
+	}
+	if err := s.core.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
+		return s.fail(ctx, "delete", key, err)
+	}
+	return nil
+}

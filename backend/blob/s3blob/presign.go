@@ -1,0 +1,44 @@
+package s3blob
+
+import (
+	"context"
+	"mime"
+	"net/url"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+)
+
+// maxPresign is the longest a presigned URL may live: SigV4's limit.
+const maxPresign = 7 * 24 * time.Hour
+
+// PresignGet returns a URL that GETs key's object straight from the store
+// (ranges included) until expires has passed, answered with
+// Content-Disposition: attachment and downloadName as the file name, as
+// the node's own download links are; an empty downloadName leaves the
+// header out. The URL carries a signature, never the secret. It first
+// checks with a HEAD that the object exists, so a link to missing bytes
+// fails here rather than at the client. Errors: [apperr.BadRequest] for an
+// invalid key or expires outside 1 s to 7 days; [apperr.NotFound] when
+// there is no object; ctx's error when it is done; [apperr.Unavailable]
+// (details "retryAfterSeconds") when the store cannot be reached.
+func (s *Store) PresignGet(ctx context.Context, key string, expires time.Duration, downloadName string) (string, error) {
+	if err := checkKey(key); err != nil {
+		return "", err
+	}
+	if expires < time.Second || expires > maxPresign {
+		return "", apperr.New(apperr.BadRequest, "a presigned link lives 1 second to 7 days, not %v", expires)
+	}
+	if _, err := s.stat(ctx, key); err != nil {
+		return "", err
+	}
+	params := url.Values{}
+	if downloadName != "" {
+		params.Set("response-content-disposition", mime.FormatMediaType("attachment", map[string]string{"filename": downloadName}))
+	}
+	u, err := s.core.PresignedGetObject(ctx, s.bucket, key, expires, params)
+	if err != nil {
+		return "", s.fail(ctx, "presign", key, err)
+	}
+	return u.String(), nil
+}

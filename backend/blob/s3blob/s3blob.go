@@ -1,0 +1,133 @@
+// Package s3blob is the S3 adapter of [blob.Store]: objects live in one
+// bucket of an S3-compatible store (AWS, MinIO, versitygw, …), under the
+// same keys as package fsblob's, so that several nodes running the same
+// binary share media and artifacts. A store URL names the bucket and how
+// to reach it; [Open] parses it and checks the bucket is there.
+//
+// A put streams: up to 5 GiB of known size go up as one PUT whose body is
+// the caller's reader, so the node holds a few small buffers, never the
+// object; a bigger or unknown-size content goes up as a multipart upload, one
+// 16 MiB part (more for objects over 160 GiB) in memory at a time. S3
+// publishes an object only once its upload completes, so a reader that
+// fails, or gives more or fewer bytes than declared, leaves the old
+// object or none, as package fsblob does.
+//
+// Uploads go through the node; downloads may go straight from the store
+// to the client through a presigned GET ([Store.PresignGet]) when the URL
+// says presign=true.
+package s3blob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/credentials"
+
+	"github.com/captionqa/captionqa/backend/blob"
+)
+
+var _ blob.Store = (*Store)(nil)
+
+// maxRetries bounds the client's attempts at one request (it backs off
+// 0.2 s, 0.4 s, … between them): enough to ride out a dropped connection,
+// few enough that an unreachable store answers 503 within about a second
+// rather than the client's default ten attempts.
+const maxRetries = 3
+
+// Options configure [Open].
+type Options struct {
+	// AccessKey, SecretKey and SessionToken sign the requests. When
+	// AccessKey is empty, all three come from the environment:
+	// AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN.
+	AccessKey, SecretKey, SessionToken string
+	// Now returns the current time; default time.Now. It dates the Info
+	// a Put returns: S3 answers a put without the object's time.
+	Now func() time.Time
+}
+
+// Store keeps objects in one bucket. It is safe for concurrent use, also
+// by several processes on several nodes.
+type Store struct {
+	core    *minio.Core
+	bucket  string
+	where   string // the bucket and its endpoint, for messages
+	presign bool
+	now     func() time.Time
+	// Sizes deciding how a put goes up (see put.go); fields rather than
+	// constants so that a test reaches the multipart path without 5 GiB.
+	maxSinglePut, partSize int64
+}
+
+// Open returns the store of rawURL, s3://BUCKET with optional parameters
+// endpoint=http(s)://HOST[:PORT] (default AWS), region=R (default: asked
+// of the store), pathstyle=true|false (default: chosen by the client;
+// true for a store without per-bucket host names) and presign=true|false
+// (default false: see [Store.Presign]). It checks that the bucket exists
+// and that the credentials may list it, with one request. Errors: [apperr.Unavailable]
+// (details "retryAfterSeconds") when the store cannot be reached; a plain
+// error for a bad URL, missing credentials, a missing bucket or denied
+// access, which are configuration mistakes.
+func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
+	cfg, err := parseURL(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if opts.AccessKey == "" {
+		opts.AccessKey = os.Getenv("AWS_ACCESS_KEY_ID")
+		opts.SecretKey = os.Getenv("AWS_SECRET_ACCESS_KEY")
+		opts.SessionToken = os.Getenv("AWS_SESSION_TOKEN")
+	}
+	if opts.AccessKey == "" || opts.SecretKey == "" {
+		return nil, errors.New("s3blob: open: no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
+	}
+	core, err := minio.NewCore(cfg.endpoint.Host, &minio.Options{
+		Creds:        credentials.NewStaticV4(opts.AccessKey, opts.SecretKey, opts.SessionToken),
+		Secure:       cfg.endpoint.Scheme == "https",
+		Region:       cfg.region,
+		BucketLookup: cfg.lookup,
+		MaxRetries:   maxRetries,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("s3blob: open: %w", err)
+	}
+	s := &Store{
+		core:         core,
+		bucket:       cfg.bucket,
+		where:        fmt.Sprintf("bucket %s at %s", cfg.bucket, cfg.endpoint),
+		presign:      cfg.presign,
+		now:          opts.Now,
+		maxSinglePut: maxSinglePut,
+		partSize:     partSize,
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	// A listing of one key rather than a HEAD of the bucket: a HEAD's
+	// answer has no body, so a 404 cannot tell a missing bucket from an
+	// unknown access key (versitygw answers one so), and List needs the
+	// permission to list anyway.
+	for obj := range core.ListObjectsIter(ctx, cfg.bucket, minio.ListObjectsOptions{MaxKeys: 1}) {
+		if obj.Err != nil {
+			return nil, s.fail(ctx, "open", "", obj.Err)
+		}
+		break
+	}
+	return s, nil
+}
+
+// Presign reports whether the URL asked for presigned downloads
+// (presign=true): artifact links should then come from [Store.PresignGet]
+// and reach the store directly, which must be reachable by the clients.
+func (s *Store) Presign() bool { return s.presign }
+
+// etag quotes an ETag as HTTP writes it; the client strips the quotes.
+func etag(tag string) string { return `"` + tag + `"` }
+
+// modTime is the form of every ModTime the store returns: UTC, whole
+// seconds, as HTTP's Last-Modified gives it (a listing gives
+// milliseconds), so that Get and List agree.
+func modTime(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }

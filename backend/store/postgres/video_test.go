@@ -1,0 +1,480 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/video"
+)
+
+// testJob is video job n of the account: a sidecar render (the light
+// lane) of project p1, created at, counted in the account's pool.
+func testJob(n int, accountID string, at time.Time) *video.Job {
+	return &video.Job{ID: idN(n), AccountID: accountID, ProjectID: "p1", Kind: video.KindRender, Mode: video.ModeSidecar,
+		Preset: "lms", OutputDelivery: video.DeliveryInline, Container: "mp4", SubtitleCodec: "mov_text", Language: "eng",
+		IRRevision: 1, TrackIndex: -1, Status: video.Queued, Run: 1, CreatedAt: at, Pool: "account:" + accountID,
+		PoolDay: exportDay}
+}
+
+// createJob inserts j through s, taking a run of a pool capped at 100.
+func createJob(t *testing.T, s *VideoStore, j *video.Job) {
+	t.Helper()
+	if _, err := s.CreateJob(context.Background(), j, project.RunCount{Pool: j.Pool, Day: j.PoolDay, Cap: 100},
+		video.WorkArgs{JobID: j.ID, Run: j.Run}); err != nil {
+		t.Fatalf("create job %s: %v", j.ID, err)
+	}
+}
+
+// workRuns returns the runs of the job's queued work, in the order they
+// were enqueued, each with its River queue.
+func workRuns(t *testing.T, db *DB, jobID string) []string {
+	t.Helper()
+	rows, err := db.pool.Query(context.Background(), `SELECT queue || ':' || (args->>'run') FROM river_job
+		WHERE kind = $1 AND args->>'jobId' = $2 ORDER BY id`, video.WorkKind, jobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+func TestVideoJobCreate(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t, nil)
+	seedAccounts(t, db, "a1", "a2")
+	s := openQueue(t, db).Videos()
+	at := time.Date(2026, 5, 6, 9, 0, 0, 500_000_000, time.UTC)
+	burn := testJob(2, "a1", at.Add(time.Second))
+	burn.Kind, burn.Mode, burn.MediaSeconds = video.KindRender, video.ModeBurnIn, 12.5
+	extract := testJob(3, "a1", at.Add(2*time.Second))
+	extract.Kind, extract.Mode, extract.IRRevision, extract.TrackIndex = video.KindExtract, video.ModeMuxSoft, 0, 2
+	for _, tc := range []struct {
+		name     string
+		j        *video.Job
+		cap      int
+		want     string // "ok", "pool full" or "not found"
+		wantUsed int    // when ok
+		wantWork []string
+	}{
+		{"sidecar", testJob(1, "a1", at), 2, "ok", 1, []string{"video_light:1"}},
+		{"burn-in: heavy lane", burn, 2, "ok", 2, []string{"video_heavy:1"}},
+		{"pool full", extract, 2, "pool full", 0, nil},
+		{"extract of an empty project", extract, 3, "ok", 3, []string{"video_light:1"}},
+		{"unknown account", testJob(4, "nobody", at), 3, "not found", 0, nil},
+	} {
+		used, err := s.CreateJob(ctx, tc.j, project.RunCount{Pool: tc.j.Pool, Day: exportDay, Cap: tc.cap},
+			video.WorkArgs{JobID: tc.j.ID, Run: 1})
+		switch tc.want {
+		case "ok":
+			checkKind(t, err, apperr.Internal)
+			if used != tc.wantUsed {
+				t.Errorf("%s: used %d, want %d", tc.name, used, tc.wantUsed)
+			}
+		case "pool full":
+			if !errors.Is(err, video.ErrPoolFull) {
+				t.Fatalf("%s: got %v, want ErrPoolFull", tc.name, err)
+			}
+		default:
+			checkKind(t, err, apperr.NotFound)
+		}
+		if got := workRuns(t, db, tc.j.ID); !reflect.DeepEqual(got, tc.wantWork) {
+			t.Errorf("%s: work queued %v, want %v", tc.name, got, tc.wantWork)
+		}
+	}
+
+	got, err := s.Job(ctx, "a1", extract.ID)
+	want := *extract
+	want.CreatedAt = second(extract.CreatedAt)
+	if err != nil || !reflect.DeepEqual(got, &want) {
+		t.Errorf("Job:\n got %+v\nwant %+v (%v)", got, &want, err)
+	}
+	_, err = s.Job(ctx, "a2", extract.ID)
+	checkKind(t, err, apperr.NotFound)
+	if got, err := s.JobByID(ctx, extract.ID); err != nil || got.AccountID != "a1" {
+		t.Errorf("JobByID: %+v, %v", got, err)
+	}
+	_, err = s.JobByID(ctx, idN(99))
+	checkKind(t, err, apperr.NotFound)
+	for _, tc := range []struct {
+		account string
+		limit   int
+		want    []string
+	}{
+		{"a1", 10, []string{idN(3), idN(2), idN(1)}},
+		{"a1", 2, []string{idN(3), idN(2)}},
+		{"a2", 10, nil},
+	} {
+		list, err := s.ListJobs(ctx, tc.account, "p1", tc.limit)
+		var ids []string
+		for _, j := range list {
+			ids = append(ids, j.ID)
+		}
+		if err != nil || list == nil || !reflect.DeepEqual(ids, tc.want) {
+			t.Errorf("ListJobs(%s, %d) = %v (%v), want %v", tc.account, tc.limit, ids, err, tc.want)
+		}
+	}
+}
+
+// TestVideoRunStates walks a job's run through its moves: each moves
+// only from its state and in its run, and the moves that end a run
+// without success give the pool's run back.
+func TestVideoRunStates(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t, nil)
+	seedAccounts(t, db, "a1")
+	s := openQueue(t, db).Videos()
+	for n := 1; n <= 3; n++ {
+		createJob(t, s, testJob(n, "a1", projT0))
+	}
+	used := func() int {
+		n, err := db.Quotas().Used(ctx, "account:a1", exportDay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	at := projT0.Add(time.Minute)
+	jerr := video.JobError{Code: video.ErrCodeFFmpeg, Message: "boom"}
+	e := testExport(50, "a1", at, "lms", "broadcast")
+	done := &video.Job{ID: idN(1), Run: 1, FinishedAt: at.Add(time.Minute), Output: "WEBVTT", OutputType: "text/vtt"}
+	for _, tc := range []struct {
+		name     string
+		move     func() (bool, error)
+		wantOK   bool
+		wantUsed int
+	}{
+		{"beat while queued", func() (bool, error) { return s.Beat(ctx, idN(1), 1, 0.5, at) }, false, 3},
+		{"start", func() (bool, error) { return s.StartRun(ctx, idN(1), 1, at) }, true, 3},
+		{"start again", func() (bool, error) { return s.StartRun(ctx, idN(1), 1, at) }, false, 3},
+		{"beat", func() (bool, error) { return s.Beat(ctx, idN(1), 1, 0.6, at.Add(time.Second)) }, true, 3},
+		{"beat lower", func() (bool, error) { return s.Beat(ctx, idN(1), 1, 0.2, at.Add(2*time.Second)) }, true, 3},
+		{"beat of another run", func() (bool, error) { return s.Beat(ctx, idN(1), 2, 0.9, at) }, false, 3},
+		{"requeue", func() (bool, error) { return s.Requeue(ctx, idN(1), 1) }, true, 3},
+		{"start after the requeue", func() (bool, error) { return s.StartRun(ctx, idN(1), 1, at) }, true, 3},
+		{"succeed another run", func() (bool, error) {
+			j := *done
+			j.Run = 2
+			return s.Succeed(ctx, &j, testExport(51, "a1", at, "lms"))
+		}, false, 3},
+		{"succeed", func() (bool, error) { return s.Succeed(ctx, done, e) }, true, 3},
+		{"fail once succeeded", func() (bool, error) { return s.Fail(ctx, idN(1), 1, jerr, at) }, false, 3},
+		{"fail queued", func() (bool, error) { return s.Fail(ctx, idN(2), 1, jerr, at) }, false, 3},
+		{"start 2", func() (bool, error) { return s.StartRun(ctx, idN(2), 1, at) }, true, 3},
+		{"fail", func() (bool, error) { return s.Fail(ctx, idN(2), 1, jerr, at.Add(time.Minute)) }, true, 2},
+	} {
+		ok, err := tc.move()
+		if err != nil || ok != tc.wantOK {
+			t.Errorf("%s: ok %v (%v), want %v", tc.name, ok, err, tc.wantOK)
+		}
+		if got := used(); got != tc.wantUsed {
+			t.Errorf("%s: pool at %d, want %d", tc.name, got, tc.wantUsed)
+		}
+	}
+	// The run-2 success kept nothing of its export.
+	if _, err := db.Exports().Export(ctx, "a1", idN(51)); apperr.KindOf(err) != apperr.NotFound {
+		t.Errorf("export of a gone run: %v", err)
+	}
+	j1, err := s.Job(ctx, "a1", idN(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantArtifacts := stored(e).Artifacts
+	wantArtifacts[0], wantArtifacts[1] = wantArtifacts[1], wantArtifacts[0] // by preset
+	if j1.Status != video.Succeeded || j1.Progress != 1 || !j1.FinishedAt.Equal(done.FinishedAt) || j1.Output != "WEBVTT" ||
+		j1.OutputType != "text/vtt" || j1.ExportID != e.ID || !reflect.DeepEqual(j1.Artifacts, wantArtifacts) ||
+		!j1.StartedAt.Equal(at) || !j1.HeartbeatAt.Equal(at) {
+		t.Errorf("succeeded job: %+v", j1)
+	}
+	j2, err := s.Job(ctx, "a1", idN(2))
+	if err != nil || j2.Status != video.Failed || !reflect.DeepEqual(j2.Error, &jerr) || !j2.FinishedAt.Equal(at.Add(time.Minute)) {
+		t.Errorf("failed job: %+v, %v", j2, err)
+	}
+	// Beats only raise the progress, which stays within 0 and 1.
+	createJob(t, s, testJob(4, "a1", projT0))
+	if ok, err := s.StartRun(ctx, idN(4), 1, at); !ok || err != nil {
+		t.Fatalf("start 4: %v, %v", ok, err)
+	}
+	for _, tc := range []struct {
+		beat, want float64
+	}{{0.6, 0.6}, {0.2, 0.6}, {7, 1}} {
+		if ok, err := s.Beat(ctx, idN(4), 1, tc.beat, at); !ok || err != nil {
+			t.Fatalf("beat %v: %v, %v", tc.beat, ok, err)
+		}
+		if j, err := s.JobByID(ctx, idN(4)); err != nil || j.Progress != tc.want {
+			t.Errorf("after beat %v: progress %v (%v), want %v", tc.beat, j.Progress, err, tc.want)
+		}
+	}
+}
+
+func TestVideoCancel(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t, nil)
+	seedAccounts(t, db, "a1", "a2")
+	s := openQueue(t, db).Videos()
+	for n := 1; n <= 3; n++ {
+		createJob(t, s, testJob(n, "a1", projT0))
+	}
+	at := projT0.Add(time.Minute)
+	if ok, err := s.StartRun(ctx, idN(2), 1, at); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if ok, err := s.StartRun(ctx, idN(3), 1, at); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if ok, err := s.Fail(ctx, idN(3), 1, video.JobError{Code: video.ErrCodeFFmpeg, Message: "x"}, at); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	for _, tc := range []struct {
+		name     string
+		account  string
+		id       string
+		want     apperr.Kind
+		wantUsed int
+	}{
+		{"queued", "a1", idN(1), apperr.Internal, 1},
+		{"running", "a1", idN(2), apperr.Internal, 0},
+		{"already canceled", "a1", idN(1), apperr.Conflict, 0},
+		{"failed", "a1", idN(3), apperr.Conflict, 0},
+		{"another account's", "a2", idN(2), apperr.NotFound, 0},
+		{"unknown", "a1", idN(9), apperr.NotFound, 0},
+	} {
+		j, err := s.Cancel(ctx, tc.account, tc.id, at)
+		checkKind(t, err, tc.want)
+		if err == nil && (j.Status != video.Canceled || j.Error == nil || j.Error.Code != video.ErrCodeCanceled || !j.FinishedAt.Equal(at)) {
+			t.Errorf("%s: %+v", tc.name, j)
+		}
+		if a, ok := apperr.As(err); ok && tc.want == apperr.Conflict && a.Details["reason"] != "job_finished" {
+			t.Errorf("%s: details %v", tc.name, a.Details)
+		}
+		if used, err := db.Quotas().Used(ctx, "account:a1", exportDay); err != nil || used != tc.wantUsed {
+			t.Errorf("%s: pool at %d (%v), want %d", tc.name, used, err, tc.wantUsed)
+		}
+	}
+	// The canceled run's worker finds it gone.
+	if ok, err := s.Beat(ctx, idN(2), 1, 0.5, at); ok || err != nil {
+		t.Errorf("beat of a canceled run: %v, %v", ok, err)
+	}
+}
+
+func TestVideoRescue(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t, nil)
+	seedAccounts(t, db, "a1")
+	s := openQueue(t, db).Videos()
+	now := projT0.Add(time.Hour)
+	cutoff := now.Add(-time.Minute)
+	jerr := video.JobError{Code: video.ErrCodeInterrupted, Message: "the job's process stopped"}
+	const maxRuns = 2
+	cases := []struct {
+		name       string
+		runs       int       // runs started (rescued in between)
+		beat       time.Time // the last run's heartbeat; zero: still queued
+		wantStatus video.Status
+		wantRun    int
+	}{
+		{"stale", 1, now.Add(-2 * time.Minute), video.Queued, 2},
+		{"beating", 1, now.Add(-30 * time.Second), video.Running, 1},
+		{"queued", 1, time.Time{}, video.Queued, 1},
+		{"stale in the last run", 2, now.Add(-2 * time.Minute), video.Failed, 2},
+	}
+	for i, tc := range cases {
+		j := testJob(i+1, "a1", projT0)
+		createJob(t, s, j)
+		for run := 1; run <= tc.runs; run++ {
+			if tc.beat.IsZero() {
+				break
+			}
+			if ok, err := s.StartRun(ctx, j.ID, run, tc.beat); !ok || err != nil {
+				t.Fatalf("%s: start run %d: %v, %v", tc.name, run, ok, err)
+			}
+			if run < tc.runs {
+				// A crash: the rescuer runs it again.
+				if _, err := db.pool.Exec(ctx, `UPDATE video_jobs SET status = 'queued', run = run + 1 WHERE id = $1`, j.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	work := func(j *video.Job) video.WorkArgs { return video.WorkArgs{JobID: j.ID, Run: j.Run, TimeoutSeconds: 60} }
+	moved, err := s.Rescue(ctx, cutoff, maxRuns, jerr, now, work)
+	if err != nil || moved != 2 {
+		t.Errorf("Rescue moved %d (%v), want 2", moved, err)
+	}
+	for i, tc := range cases {
+		j, err := s.JobByID(ctx, idN(i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Status != tc.wantStatus || j.Run != tc.wantRun {
+			t.Errorf("%s: %s in run %d, want %s in run %d", tc.name, j.Status, j.Run, tc.wantStatus, tc.wantRun)
+		}
+		switch tc.wantStatus {
+		case video.Failed:
+			if !reflect.DeepEqual(j.Error, &jerr) || !j.FinishedAt.Equal(now) {
+				t.Errorf("%s: %+v", tc.name, j)
+			}
+		case video.Queued:
+			if !j.StartedAt.IsZero() || !j.HeartbeatAt.IsZero() || j.Progress != 0 {
+				t.Errorf("%s: %+v", tc.name, j)
+			}
+		}
+	}
+	if got := workRuns(t, db, idN(1)); !reflect.DeepEqual(got, []string{"video_light:1", "video_light:2"}) {
+		t.Errorf("stale job's work: %v", got)
+	}
+	// The failed job gave its run back: 4 taken, 1 returned.
+	if used, err := db.Quotas().Used(ctx, "account:a1", exportDay); err != nil || used != 3 {
+		t.Errorf("pool at %d (%v), want 3", used, err)
+	}
+	if moved, err := s.Rescue(ctx, cutoff, maxRuns, jerr, now, work); err != nil || moved != 0 {
+		t.Errorf("second Rescue moved %d (%v)", moved, err)
+	}
+}
+
+// TestVideoRunsAcrossNodes: two nodes racing on the same runs move each
+// exactly once: a start, then a rescue.
+func TestVideoRunsAcrossNodes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	nodes := openNodes(t, 2, nil)
+	seedAccounts(t, nodes[0], "a1")
+	stores := []*VideoStore{openQueue(t, nodes[0]).Videos(), openQueue(t, nodes[1]).Videos()}
+	const jobs = 10
+	for n := 1; n <= jobs; n++ {
+		createJob(t, stores[n%2], testJob(n, "a1", projT0))
+	}
+	race := func(move func(s *VideoStore) (int, error)) []int {
+		got := make([]int, len(stores))
+		errs := make([]error, len(stores))
+		var wg sync.WaitGroup
+		for i, s := range stores {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[i], errs[i] = move(s)
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	started := race(func(s *VideoStore) (int, error) {
+		n := 0
+		for id := 1; id <= jobs; id++ {
+			ok, err := s.StartRun(ctx, idN(id), 1, projT0)
+			if err != nil {
+				return n, err
+			}
+			if ok {
+				n++
+			}
+		}
+		return n, nil
+	})
+	if started[0]+started[1] != jobs {
+		t.Errorf("started %v, want %d in all", started, jobs)
+	}
+	work := func(j *video.Job) video.WorkArgs { return video.WorkArgs{JobID: j.ID, Run: j.Run} }
+	rescued := race(func(s *VideoStore) (int, error) {
+		return s.Rescue(ctx, projT0.Add(time.Hour), 5, video.JobError{Code: video.ErrCodeInterrupted}, projT0.Add(time.Hour), work)
+	})
+	if rescued[0]+rescued[1] != jobs {
+		t.Errorf("rescued %v, want %d in all", rescued, jobs)
+	}
+	for id := 1; id <= jobs; id++ {
+		j, err := stores[0].JobByID(ctx, idN(id))
+		if err != nil || j.Run != 2 || j.Status != video.Queued {
+			t.Errorf("job %d: %+v, %v", id, j, err)
+		}
+		if got := workRuns(t, nodes[1], idN(id)); !reflect.DeepEqual(got, []string{"video_light:1", "video_light:2"}) {
+			t.Errorf("job %d: work %v", id, got)
+		}
+	}
+}
+
+func TestVideoAheadAndSpeeds(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := openTest(t, nil)
+	seedAccounts(t, db, "a1")
+	s := openQueue(t, db).Videos()
+	// All in one second: the order of acceptance decides.
+	var list []*video.Job
+	for n := 1; n <= 5; n++ {
+		j := testJob(n, "a1", projT0)
+		if n == 3 {
+			j.Mode = video.ModeBurnIn // the other lane
+		}
+		createJob(t, s, j)
+		list = append(list, j)
+	}
+	if ok, err := s.StartRun(ctx, idN(2), 1, projT0); !ok || err != nil {
+		t.Fatal(ok, err)
+	}
+	if _, err := s.Cancel(ctx, "a1", idN(1), projT0); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		j    *video.Job
+		want []string
+	}{
+		{list[4], []string{idN(2), idN(4)}},
+		{list[3], []string{idN(2)}},
+		{list[2], nil},
+		{list[0], nil},
+	} {
+		ahead, err := s.Ahead(ctx, tc.j)
+		var ids []string
+		for _, a := range ahead {
+			ids = append(ids, a.ID)
+		}
+		if err != nil || !reflect.DeepEqual(ids, tc.want) {
+			t.Errorf("Ahead(%s) = %v (%v), want %v", tc.j.ID, ids, err, tc.want)
+		}
+	}
+
+	if speeds, err := s.Speeds(ctx); err != nil || len(speeds) != 0 {
+		t.Errorf("Speeds with none succeeded: %v, %v", speeds, err)
+	}
+	// Sidecar runs of 10 s media taking 2, 5 and 10 s (speeds 5, 2, 1),
+	// and one under a second (counted as one second: speed 10).
+	for i, took := range []time.Duration{2 * time.Second, 5 * time.Second, 10 * time.Second, 300 * time.Millisecond} {
+		j := testJob(10+i, "a1", projT0)
+		j.MediaSeconds = 10
+		createJob(t, s, j)
+		start := projT0.Add(time.Duration(i) * time.Minute)
+		if ok, err := s.StartRun(ctx, j.ID, 1, start); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+		j.FinishedAt = start.Add(took)
+		if ok, err := s.Succeed(ctx, j, nil); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	speeds, err := s.Speeds(ctx)
+	if want := map[string]float64{video.ModeSidecar: 3.5}; err != nil || !reflect.DeepEqual(speeds, want) {
+		t.Errorf("Speeds = %v (%v), want %v", speeds, err, want)
+	}
+}

@@ -1,0 +1,107 @@
+package storetest
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/captionqa/captionqa/backend/quota"
+)
+
+func bucketScenarios() []scenario {
+	return []scenario{
+		{"burst refill", bucketBurst},
+		{"all or none", bucketAllOrNone},
+		{"concurrently", bucketConcurrently},
+	}
+}
+
+// bucketBurst: a bucket never seen is full; its burst is taken, then
+// refused with the wait until the next token; time passing (the now
+// argument) refills it, one token per Every, up to Burst.
+func bucketBurst(e *env) {
+	t, s := e.t, e.db.Buckets()
+	b := quota.Bucket{Name: "key:" + uuidN(1), Every: 2 * time.Second, Burst: 3}
+	other := quota.Bucket{Name: "key:" + uuidN(2), Every: 2 * time.Second, Burst: 3}
+	now := e.now()
+	steps := []struct {
+		name string
+		at   time.Duration // after now
+		b    quota.Bucket
+		want time.Duration
+	}{
+		{"first", 0, b, 0},
+		{"second", 0, b, 0},
+		{"third", 0, b, 0},
+		{"fourth: empty", 0, b, 2 * time.Second},
+		{"another bucket is full", 0, other, 0},
+		{"one second on: still empty", time.Second, b, time.Second},
+		{"two seconds on: one token", 2 * time.Second, b, 0},
+		{"then empty again", 2 * time.Second, b, 2 * time.Second},
+		{"an hour on: a full burst", time.Hour, b, 0},
+		{"second of the new burst", time.Hour, b, 0},
+		{"third of the new burst", time.Hour, b, 0},
+		{"never more than Burst", time.Hour, b, 2 * time.Second},
+	}
+	for _, st := range steps {
+		waits, err := s.Take(e.ctx, now.Add(st.at), []quota.Bucket{st.b})
+		must(t, err)
+		if len(waits) != 1 || waits[0] != st.want {
+			t.Fatalf("%s: waits %v; want [%v]", st.name, waits, st.want)
+		}
+	}
+}
+
+// bucketAllOrNone: a take refused by one bucket takes from none.
+func bucketAllOrNone(e *env) {
+	t, s := e.t, e.db.Buckets()
+	key := quota.Bucket{Name: "key:" + uuidN(1), Every: time.Second, Burst: 1}
+	acct := quota.Bucket{Name: "account:" + uuidN(1), Every: time.Second, Burst: 2}
+	now := e.now()
+	steps := []struct {
+		name string
+		bs   []quota.Bucket
+		want []time.Duration
+	}{
+		{"both have tokens", []quota.Bucket{key, acct}, []time.Duration{0, 0}},
+		{"key empty: account untouched", []quota.Bucket{key, acct}, []time.Duration{time.Second, 0}},
+		{"so the account has one left", []quota.Bucket{acct}, []time.Duration{0}},
+		{"now both are empty", []quota.Bucket{key, acct}, []time.Duration{time.Second, time.Second}},
+	}
+	for _, st := range steps {
+		waits, err := s.Take(e.ctx, now, st.bs)
+		must(t, err)
+		if !slices.Equal(waits, st.want) {
+			t.Fatalf("%s: waits %v; want %v", st.name, waits, st.want)
+		}
+	}
+}
+
+// bucketConcurrently: of 20 callers at one instant on a burst of 5,
+// exactly 5 get a token.
+func bucketConcurrently(e *env) {
+	t, s := e.t, e.db.Buckets()
+	b := quota.Bucket{Name: "export", Every: time.Minute, Burst: 5}
+	now := e.now()
+	var mu sync.Mutex
+	taken := 0
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			waits, err := s.Take(e.ctx, now, []quota.Bucket{b})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if len(waits) == 1 && waits[0] == 0 {
+				mu.Lock()
+				taken++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if taken != 5 {
+		t.Errorf("%d callers got a token; want 5", taken)
+	}
+}
