@@ -34,7 +34,9 @@ func (s *BucketStore) Take(ctx context.Context, now time.Time, bs []quota.Bucket
 	every := make([]int64, len(bs))
 	bursts := make([]int32, len(bs))
 	for i, b := range bs {
-		names[i], every[i], bursts[i] = b.Name, b.Every.Microseconds(), int32(b.Burst)
+		// The table keeps microseconds: a rate above a million a second
+		// counts as a million, never as an interval of zero.
+		names[i], every[i], bursts[i] = b.Name, max(b.Every.Microseconds(), 1), int32(b.Burst)
 	}
 	var micros []int64
 	err := s.db.pool.QueryRow(ctx, `SELECT take_buckets($1, $2, $3, $4)`, names, every, bursts, now.Truncate(time.Microsecond)).Scan(&micros)

@@ -13,6 +13,23 @@ func bucketScenarios() []scenario {
 		{"burst refill", bucketBurst},
 		{"all or none", bucketAllOrNone},
 		{"concurrently", bucketConcurrently},
+		{"very fast refill", bucketFast},
+	}
+}
+
+// bucketFast: a rate above a million a second (the tests' "no limit")
+// still gives its burst and no more at one instant, never an empty or
+// bottomless bucket.
+func bucketFast(e *env) {
+	t, s := e.t, e.db.Buckets()
+	b := quota.Bucket{Name: "account:" + uuidN(1), Every: 500 * time.Nanosecond, Burst: 3}
+	now := e.now()
+	for i := range 4 {
+		waits, err := s.Take(e.ctx, now, []quota.Bucket{b})
+		must(t, err)
+		if refused := waits[0] > 0; refused != (i == 3) || waits[0] > time.Microsecond {
+			t.Fatalf("take %d: wait %v; want the first 3 taken, the 4th refused for at most 1µs", i+1, waits[0])
+		}
 	}
 }
 
