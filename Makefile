@@ -166,14 +166,19 @@ fmt-check:
 # API and domain suites again on PostgreSQL (CAPTIONQA_TEST_STORE), the
 # desktop window's smoke test under Xvfb, and one pass of every benchmark
 # so they stay runnable. make dist is the headless build without cgo.
+# The packages with scaling checks and with benchmarks: the passes
+# without -race build and link only their test binaries.
+LINEAR_PKGS = $$(grep -rl --include='*_test.go' 'func Test[A-Za-z]*Linear' backend | xargs -n1 dirname | sort -u | sed 's|^|./|')
+BENCH_PKGS  = $$(grep -rl --include='*_test.go' 'func Benchmark' backend | xargs -n1 dirname | sort -u | sed 's|^|./|')
+
 test: DIST_ARCHES = amd64
 test: DIST_DEB_COMPRESSION = gzip
 test: deps-test ui fmt-check vet dist
 	$(GO) test -race -count=1 -timeout 15m ./...
-	$(GO) test -count=1 -run Linear ./backend/...
+	$(GO) test -count=1 -run Linear $(LINEAR_PKGS)
 	CAPTIONQA_TEST_STORE=postgres $(GO) test -count=1 ./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video
 	build/desktop-smoke.sh
-	$(GO) test -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
+	$(GO) test -run='^$$' -bench=. -benchtime=1x $(BENCH_PKGS) >/dev/null
 	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
 
 # cluster: a throwaway PostgreSQL, versitygw and three nodes of the

@@ -46,14 +46,20 @@ type Store interface {
 }
 
 // Presigner is implemented by a store that can give clients a URL of its
-// own for an object (S3's presigned GET), so that a download's bytes go
-// from the store to the client without passing through the node. The
-// composition root hands one to the exporter only when the store is
-// reachable by clients (s3://...&presign=true).
+// own for an object (S3's presigned GET and PUT), so that a download's or
+// an upload's bytes go between the store and the client without passing
+// through the node. The composition root hands one to the exporter and to
+// the media service only when the store is reachable by clients
+// (s3://...&presign=true).
 type Presigner interface {
 	// PresignGet returns a URL that serves key's bytes, as an attachment
 	// named downloadName, until expires from now (1 s to 7 days).
 	PresignGet(ctx context.Context, key string, expires time.Duration, downloadName string) (string, error)
+	// PresignPut returns a URL that stores the body of a PUT declaring
+	// exactly size bytes as key's object, until expires from now (1 s to
+	// 7 days). The PUT's answer carries the object's ETag, the one
+	// [Store.List] gives.
+	PresignPut(ctx context.Context, key string, size int64, expires time.Duration) (string, error)
 }
 
 // Local is implemented by a store whose objects are local files (the

@@ -99,8 +99,9 @@ type uploadList struct {
 	Media []UploadView `json:"media"`
 }
 
-// newUploadView shows s; origin (scheme://host) prefixes the signed
-// URLs of a pending session.
+// newUploadView shows s; origin (scheme://host) prefixes the node's
+// signed URLs of a pending session (the store's presigned ones are
+// absolute).
 func newUploadView(s *media.Session, urls []media.PartURL, origin string) UploadView {
 	v := UploadView{UploadID: s.ID, ProjectID: s.ProjectID, ObjectKey: s.ObjectKey, Filename: s.Filename,
 		ContentType: s.ContentType, Bytes: s.Bytes, Status: string(s.Status), CreatedAt: s.CreatedAt,
@@ -109,10 +110,10 @@ func newUploadView(s *media.Session, urls []media.PartURL, origin string) Upload
 	if s.Multipart {
 		v.PartSize = s.PartSize
 		for _, u := range urls {
-			v.Parts = append(v.Parts, PartURLView{PartNumber: u.Number, URL: origin + u.Path, Bytes: u.Bytes})
+			v.Parts = append(v.Parts, PartURLView{PartNumber: u.Number, URL: u.On(origin), Bytes: u.Bytes})
 		}
 	} else if len(urls) == 1 {
-		v.URL = origin + urls[0].Path
+		v.URL = urls[0].On(origin)
 	}
 	for _, p := range s.Received {
 		v.ReceivedParts = append(v.ReceivedParts, PartView{PartNumber: p.Number, ETag: p.ETag, Bytes: p.Bytes})

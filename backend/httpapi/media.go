@@ -28,8 +28,14 @@ func (h *handler) withMedia(next echo.HandlerFunc) echo.HandlerFunc {
 
 func origin(c echo.Context) string { return c.Scheme() + "://" + c.Request().Host }
 
-func (h *handler) uploadView(c echo.Context, s *media.Session) UploadView {
-	return newUploadView(s, h.media.URLs(s), origin(c))
+// uploadView shows s with its URLs: the node's, prefixed with the
+// request's origin, or the blob store's presigned ones.
+func (h *handler) uploadView(c echo.Context, s *media.Session) (UploadView, error) {
+	urls, err := h.media.URLs(c.Request().Context(), s)
+	if err != nil {
+		return UploadView{}, err
+	}
+	return newUploadView(s, urls, origin(c)), nil
 }
 
 // createUpload serves POST /api/v1/media/upload: 200 with the session
@@ -44,7 +50,11 @@ func (h *handler) createUpload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, h.uploadView(c, s))
+	v, err := h.uploadView(c, s)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
 }
 
 // getUpload serves GET /api/v1/media/upload/{uploadId}: the session,
@@ -55,7 +65,11 @@ func (h *handler) getUpload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, h.uploadView(c, s))
+	v, err := h.uploadView(c, s)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
 }
 
 // listUploads serves GET /api/v1/media?projectId=: the project's latest
@@ -67,7 +81,11 @@ func (h *handler) listUploads(c echo.Context) error {
 	}
 	out := uploadList{Media: make([]UploadView, 0, len(list))}
 	for i := range list {
-		out.Media = append(out.Media, h.uploadView(c, &list[i]))
+		v, err := h.uploadView(c, &list[i])
+		if err != nil {
+			return err
+		}
+		out.Media = append(out.Media, v)
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -88,7 +106,11 @@ func (h *handler) completeUpload(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, h.uploadView(c, s))
+	v, err := h.uploadView(c, s)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
 }
 
 // putPart serves PUT /api/uploads/{uploadId}/{part}?expires&sig: the

@@ -27,19 +27,34 @@ type CompleteInput struct {
 //   - [apperr.BadRequest] naming the field ("projectId", "objectKey" or
 //     "multipart" when they do not match the session; "parts" with
 //     details.reason "missing_part", "etag_mismatch" or "out_of_order",
-//     and details.partNumber);
+//     and details.partNumber; or "incomplete_part", with
+//     details.expectedBytes, for a part the store holds with another size);
 //   - [apperr.Conflict] (details.reason "upload_completed") when the
 //     session is not pending, or "upload_expired" when its URLs ended
 //     more than [CompleteGrace] ago;
 //   - [apperr.ProcessingFailed] (details.reason "unreadable_media",
 //     "media_too_long" or "no_streams") when ffmpeg cannot use the media:
-//     the session is then rejected and its bytes deleted.
+//     the session is then rejected and its bytes deleted;
+//   - [apperr.Unavailable] (details.retryAfterSeconds) when the blob store
+//     cannot be reached.
+//
+// With a [Options.Presigner] the parts went from the client to the store
+// and no node recorded them: they are first recorded as the store holds
+// them (see [Service.storedParts]).
 func (s *Service) Complete(ctx context.Context, accountID, uploadID string, in CompleteInput) (*Session, error) {
 	sess, err := s.Get(ctx, accountID, uploadID)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkComplete(sess, in); err != nil {
+	if err := s.checkSession(sess, in); err != nil {
+		return nil, err
+	}
+	if s.o.Presigner != nil {
+		if err := s.storedParts(ctx, sess); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkParts(sess, in); err != nil {
 		return nil, err
 	}
 	if _, err := s.o.Blobs.Put(ctx, sess.ObjectKey, &partsReader{ctx: ctx, s: s, sess: sess}, sess.Bytes); err != nil {
@@ -75,22 +90,31 @@ func (s *Service) Complete(ctx context.Context, accountID, uploadID string, in C
 	return sess, nil
 }
 
-func (s *Service) checkComplete(sess *Session, in CompleteInput) error {
-	bad := func(field, msg string, args ...any) *apperr.Error {
-		return apperr.New(apperr.BadRequest, msg, args...).WithDetail("field", field)
-	}
+// badField is the [apperr.BadRequest] of a complete naming the field.
+func badField(field, msg string, args ...any) *apperr.Error {
+	return apperr.New(apperr.BadRequest, msg, args...).WithDetail("field", field)
+}
+
+// checkSession checks that the session may be completed as asked.
+func (s *Service) checkSession(sess *Session, in CompleteInput) error {
 	switch {
 	case sess.Status != Pending:
 		return completedErr()
 	case !s.now().Before(sess.ExpiresAt.Add(CompleteGrace)):
 		return apperr.New(apperr.Conflict, "the upload session expired; start a new upload").WithDetail("reason", "upload_expired")
 	case !strings.EqualFold(in.ProjectID, sess.ProjectID):
-		return bad("projectId", "projectId is not the project this upload was opened for")
+		return badField("projectId", "projectId is not the project this upload was opened for")
 	case in.ObjectKey != sess.ObjectKey:
-		return bad("objectKey", "objectKey is not this upload's (%s)", sess.ObjectKey)
+		return badField("objectKey", "objectKey is not this upload's (%s)", sess.ObjectKey)
 	case in.Multipart != sess.Multipart:
-		return bad("multipart", "multipart must be %t for this upload", sess.Multipart)
+		return badField("multipart", "multipart must be %t for this upload", sess.Multipart)
 	}
+	return nil
+}
+
+// checkParts checks the listed parts against the recorded ones: all of
+// them, in order, each of its size and with the ETag its PUT answered.
+func checkParts(sess *Session, in CompleteInput) error {
 	got := map[int]Part{}
 	for _, p := range sess.Received {
 		got[p.Number] = p
@@ -99,10 +123,10 @@ func (s *Service) checkComplete(sess *Session, in CompleteInput) error {
 		in.Parts = []Part{{Number: 1, ETag: got[1].ETag}}
 	}
 	partErr := func(n int, reason, msg string, args ...any) error {
-		return bad("parts", msg, args...).WithDetail("reason", reason).WithDetail("partNumber", n)
+		return badField("parts", msg, args...).WithDetail("reason", reason).WithDetail("partNumber", n)
 	}
 	if len(in.Parts) != sess.PartCount {
-		return bad("parts", "parts must list all %d parts of the upload, not %d", sess.PartCount, len(in.Parts)).
+		return badField("parts", "parts must list all %d parts of the upload, not %d", sess.PartCount, len(in.Parts)).
 			WithDetail("reason", "missing_part")
 	}
 	for i, p := range in.Parts {

@@ -1,7 +1,8 @@
 // Package media is the source media of a project's video jobs (spec 2.9,
-// 3.2): presigned upload sessions served by the appliance itself (one
-// signed PUT, or parts and a complete step, as S3 has), the probe of what
-// arrived, and its 24-hour retention. It knows no HTTP, SQL or ffmpeg:
+// 3.2): presigned upload sessions (one signed PUT, or parts and a
+// complete step, as S3 has) served by the appliance itself or, when the
+// blob store presigns, by the store, the probe of what arrived, and its
+// 24-hour retention. It knows no HTTP, SQL or ffmpeg:
 // the store, the blob store and the prober are injected.
 package media
 
@@ -93,7 +94,9 @@ type Session struct {
 type Part struct {
 	Number int
 	Bytes  int64
-	ETag   string // hex SHA-256 of the part's bytes
+	// ETag is the blob store's, unquoted: the hex SHA-256 of the part's
+	// bytes on the filesystem store, S3's ETag on an S3 store.
+	ETag string
 }
 
 // Probe describes media ffmpeg can read.

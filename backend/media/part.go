@@ -21,7 +21,7 @@ type PutInput struct {
 // PutPart streams a part's bytes into the blob store (nothing is held in
 // memory but a copy buffer) and records it; a part sent again before
 // complete replaces the earlier one. It returns the part with its ETag
-// (the hex SHA-256 of its bytes). Errors: [apperr.Forbidden]
+// (see [Part]). Errors: [apperr.Forbidden]
 // (details.reason "invalid_signature" or "expired"); [apperr.NotFound]
 // for an unknown session or part number; [apperr.Conflict]
 // (details.reason "upload_completed") once the session is not pending;

@@ -27,7 +27,13 @@ type Options struct {
 	MaxBytes int64
 	// MaxSeconds is the longest media accepted (default MaxDuration).
 	MaxSeconds float64
-	Now        func() time.Time
+	// Presigner, when set, makes each part's URL the blob store's own
+	// presigned PUT of the part's object, so that the bytes go from the
+	// client to the store without passing through a node (the store must
+	// be reachable by the clients); [Service.Complete] then finds the parts
+	// in the store. Nil: parts are PUT to the node ([Service.PutPart]).
+	Presigner blob.Presigner
+	Now       func() time.Time
 }
 
 // MaxDuration is the longest media accepted unless configured: a feature
@@ -200,23 +206,51 @@ func cleanFilename(name string) string {
 // PartURL is one signed PUT of a session.
 type PartURL struct {
 	Number int
-	// Path is the URL's path and query; the caller adds its origin.
-	Path  string
+	// URL is where the part is PUT: the node's signed path and query
+	// (starting with [PutPrefix]; [PartURL.On] adds the node's origin), or
+	// the blob store's own presigned URL, absolute.
+	URL   string
 	Bytes int64
 }
 
-// URLs returns the signed PUTs of a pending session's parts (none once it
-// is no longer pending), valid until its ExpiresAt.
-func (s *Service) URLs(sess *Session) []PartURL {
-	if sess.Status != Pending {
-		return nil
+// On returns the URL a client PUTs the part to when the API is served at
+// origin (scheme://host).
+func (u PartURL) On(origin string) string {
+	if strings.HasPrefix(u.URL, PutPrefix) {
+		return origin + u.URL
 	}
+	return u.URL
+}
+
+// URLs returns the signed PUTs of a pending session's parts (none once it
+// is no longer pending), valid until its ExpiresAt: the node's, or the
+// blob store's presigned ones when the service has a
+// [Options.Presigner]. A presigned URL takes exactly its part's bytes
+// (the store refuses any other length). Errors come from the presigner
+// only: [apperr.Unavailable] (details.retryAfterSeconds) when the store
+// must be asked its region and cannot be reached.
+func (s *Service) URLs(ctx context.Context, sess *Session) ([]PartURL, error) {
+	if sess.Status != Pending {
+		return nil, nil
+	}
+	// A session past its ExpiresAt (still completable for CompleteGrace)
+	// gets URLs that die at once, as the node's own do.
+	ttl := max(sess.ExpiresAt.Sub(s.now()), time.Second)
 	urls := make([]PartURL, sess.PartCount)
 	for i := range urls {
 		n := i + 1
-		urls[i] = PartURL{Number: n, Path: s.sign.path(sess.ID, n, sess.ExpiresAt), Bytes: partBytes(sess, n)}
+		u := PartURL{Number: n, Bytes: partBytes(sess, n)}
+		if s.o.Presigner == nil {
+			u.URL = s.sign.path(sess.ID, n, sess.ExpiresAt)
+		} else {
+			var err error
+			if u.URL, err = s.o.Presigner.PresignPut(ctx, partKey(sess.ID, n), u.Bytes, ttl); err != nil {
+				return nil, fmt.Errorf("media: presign part %d of %s: %w", n, sess.ID, err)
+			}
+		}
+		urls[i] = u
 	}
-	return urls
+	return urls, nil
 }
 
 // Get returns the account's session, or [apperr.NotFound].

@@ -63,7 +63,7 @@ func TestLayout(t *testing.T) {
 		{1 << 30, true, media.MinPartSize, 64, media.MinPartSize},
 	} {
 		s := e.create(c.bytes)
-		urls := e.svc.URLs(s)
+		urls := e.urls(s)
 		if s.Multipart != c.multipart || s.PartSize != c.partSize || int64(len(urls)) != c.count || urls[len(urls)-1].Bytes != c.lastPart {
 			t.Errorf("%d bytes: multipart %t, part size %d, %d parts, last %d; want %t, %d, %d, %d", c.bytes, s.Multipart,
 				s.PartSize, len(urls), urls[len(urls)-1].Bytes, c.multipart, c.partSize, c.count, c.lastPart)
@@ -89,8 +89,8 @@ func TestPutPartRefusals(t *testing.T) {
 	e := newEnv(t)
 	s := e.create(10)
 	ctx := context.Background()
-	u := e.svc.URLs(s)[0]
-	q := u.Path[strings.Index(u.Path, "?")+1:]
+	u := e.urls(s)[0]
+	q := u.URL[strings.Index(u.URL, "?")+1:]
 	sig := q[strings.Index(q, "sig=")+4:]
 	exp := q[len("expires="):strings.Index(q, "&")]
 	for _, c := range []struct {
@@ -204,7 +204,7 @@ func TestMultipartCompleteChecksEveryPart(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	s := e.create(media.SinglePutMax + 1)
-	urls := e.svc.URLs(s)
+	urls := e.urls(s)
 	parts := make([]media.Part, len(urls))
 	for i, u := range urls {
 		parts[i] = media.Part{Number: u.Number}

@@ -41,8 +41,8 @@ type Server struct {
 	// Config.Blobs, the data folder's blobs folder, or a temporary one
 	// removed on Close when the server was handed an open database.
 	blobs blob.Store
-	// presigner, set when the blob store's URL says presign=true, hands
-	// download links' clients to the store's own URLs.
+	// presigner, set when the blob store's URL says presign=true, sends
+	// clients' upload parts and downloads to the store's own URLs.
 	presigner blob.Presigner
 	tempDir   string
 	// queue is the job queue (webhook deliveries, the orphan sweeper),

@@ -98,7 +98,11 @@ func (e *env) upload(path string) string {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	u := e.media.URLs(s)[0].Path
+	urls, err := e.media.URLs(ctx, s)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	u := urls[0].URL
 	q := u[strings.Index(u, "?")+1:]
 	part, err := e.media.PutPart(ctx, media.PutInput{UploadID: s.ID, Part: "1", Expires: q[len("expires="):strings.Index(q, "&")],
 		Sig: q[strings.Index(q, "sig=")+4:], Body: bytes.NewReader(data), ContentLength: int64(len(data))})

@@ -74,8 +74,10 @@ func testPutFailures(t *testing.T, s blob.Store) {
 	}
 }
 
-// cancelAfter cancels its context once n bytes have been read: a client
-// that goes away mid-upload.
+// cancelAfter cancels its context once n bytes have been read, and then
+// gives no more: a client that goes away mid-upload. (A reader that kept
+// giving bytes could let the store finish the object before it noticed
+// the cancel, and the test would race.)
 type cancelAfter struct {
 	r      io.Reader
 	n      int
@@ -83,7 +85,10 @@ type cancelAfter struct {
 }
 
 func (c *cancelAfter) Read(p []byte) (int, error) {
-	k, err := c.r.Read(p)
+	if c.n <= 0 {
+		return 0, context.Canceled
+	}
+	k, err := c.r.Read(p[:min(len(p), c.n)])
 	c.n -= k
 	if c.n <= 0 {
 		c.cancel()

@@ -3,11 +3,16 @@ package s3blob
 import (
 	"context"
 	"mime"
+	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/blob"
 )
+
+var _ blob.Presigner = (*Store)(nil)
 
 // maxPresign is the longest a presigned URL may live: SigV4's limit.
 const maxPresign = 7 * 24 * time.Hour
@@ -37,6 +42,36 @@ func (s *Store) PresignGet(ctx context.Context, key string, expires time.Duratio
 		params.Set("response-content-disposition", mime.FormatMediaType("attachment", map[string]string{"filename": downloadName}))
 	}
 	u, err := s.core.PresignedGetObject(ctx, s.bucket, key, expires, params)
+	if err != nil {
+		return "", s.fail(ctx, "presign", key, err)
+	}
+	return u.String(), nil
+}
+
+// PresignPut returns a URL that stores the body of a PUT as key's object
+// (replacing any there) until expires has passed. The signature covers
+// Content-Length: size, so the PUT must declare exactly size bytes (a
+// chunked PUT, or one of another length, is refused by the store with 403):
+// whoever holds the URL cannot store more than the caller meant. The
+// store's answer carries the object's ETag, the one [Store.List] and
+// [Store.Get] give. The URL carries a signature, never the secret; making
+// it sends no request unless the client must first ask the bucket's
+// region. Errors: [apperr.BadRequest] for an invalid key, a size outside
+// 0 to 5 GiB (one PUT's limit) or expires outside 1 s to 7 days; ctx's
+// error when it is done; [apperr.Unavailable] (details
+// "retryAfterSeconds") when the store cannot be reached.
+func (s *Store) PresignPut(ctx context.Context, key string, size int64, expires time.Duration) (string, error) {
+	if err := checkKey(key); err != nil {
+		return "", err
+	}
+	if size < 0 || size > maxSinglePut {
+		return "", apperr.New(apperr.BadRequest, "a presigned PUT holds 0 to %d bytes, not %d", int64(maxSinglePut), size)
+	}
+	if expires < time.Second || expires > maxPresign {
+		return "", apperr.New(apperr.BadRequest, "a presigned link lives 1 second to 7 days, not %v", expires)
+	}
+	signed := http.Header{"Content-Length": {strconv.FormatInt(size, 10)}}
+	u, err := s.core.PresignHeader(ctx, http.MethodPut, s.bucket, key, expires, nil, signed)
 	if err != nil {
 		return "", s.fail(ctx, "presign", key, err)
 	}

@@ -88,3 +88,79 @@ func TestPresignGet(t *testing.T) {
 		}
 	}
 }
+
+// TestPresignPut stores objects through presigned PUTs with a plain HTTP
+// client, as a browser would: the bytes land under the key with the ETag
+// the PUT answered, and a PUT of another length than the one signed is
+// refused by the store and leaves the object as it was.
+func TestPresignPut(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, _ := open(t)
+	const key, content = "uploads/u1/00001", "0123456789"
+	link, err := s.PresignPut(ctx, key, int64(len(content)), time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(link, "captionqa-test-secret") {
+		t.Fatalf("the link carries the secret: %s", link)
+	}
+	put := func(body io.Reader, length int64) *http.Response {
+		t.Helper()
+		req, err := http.NewRequestWithContext(ctx, http.MethodPut, link, body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.ContentLength = length
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp
+	}
+	resp := put(strings.NewReader(content), int64(len(content)))
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") == "" {
+		t.Fatalf("PUT: %d, ETag %q; want 200 with an ETag", resp.StatusCode, resp.Header.Get("ETag"))
+	}
+	rc, info, err := s.Get(ctx, key, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil || string(got) != content || info.ETag != resp.Header.Get("ETag") {
+		t.Fatalf("stored %q (%v), ETag %s; want %q with the PUT's ETag %s", got, err, info.ETag, content, resp.Header.Get("ETag"))
+	}
+	for _, tc := range []struct {
+		name   string
+		body   io.Reader
+		length int64
+	}{
+		{"more bytes", strings.NewReader(content + "x"), int64(len(content)) + 1},
+		{"fewer bytes", strings.NewReader(content[:3]), 3},
+		{"chunked", io.MultiReader(strings.NewReader(content)), -1},
+	} {
+		if resp := put(tc.body, tc.length); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("PUT of %s: %d; want 403", tc.name, resp.StatusCode)
+		}
+	}
+	if _, after, err := s.Get(ctx, key, nil); err != nil || after.ETag != info.ETag || after.Size != int64(len(content)) {
+		t.Errorf("after the refused PUTs: %+v, %v; want the object as it was", after, err)
+	}
+	for _, tc := range []struct {
+		key     string
+		size    int64
+		expires time.Duration
+	}{
+		{"../x", 1, time.Minute},
+		{key, -1, time.Minute},
+		{key, 5<<30 + 1, time.Minute},
+		{key, 1, 0},
+		{key, 1, 8 * 24 * time.Hour},
+	} {
+		if _, err := s.PresignPut(ctx, tc.key, tc.size, tc.expires); apperr.KindOf(err) != apperr.BadRequest {
+			t.Errorf("PresignPut(%q, %d, %v) = %v, want bad_request", tc.key, tc.size, tc.expires, err)
+		}
+	}
+}

@@ -12,9 +12,10 @@
 // fails, or gives more or fewer bytes than declared, leaves the old
 // object or none, as package fsblob does.
 //
-// Uploads go through the node; downloads may go straight from the store
-// to the client through a presigned GET ([Store.PresignGet]) when the URL
-// says presign=true.
+// By default clients reach only the nodes, which move the bytes. When the
+// URL says presign=true, upload parts go straight from the client to the
+// store through presigned PUTs ([Store.PresignPut]) and downloads through
+// presigned GETs ([Store.PresignGet]).
 package s3blob
 
 import (
@@ -119,9 +120,10 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// Presign reports whether the URL asked for presigned downloads
-// (presign=true): artifact links should then come from [Store.PresignGet]
-// and reach the store directly, which must be reachable by the clients.
+// Presign reports whether the URL asked for presigned URLs
+// (presign=true): upload parts and artifact links should then come from
+// [Store.PresignPut] and [Store.PresignGet] and reach the store directly,
+// which must be reachable by the clients.
 func (s *Store) Presign() bool { return s.presign }
 
 // etag quotes an ETag as HTTP writes it; the client strips the quotes.

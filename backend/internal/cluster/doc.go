@@ -9,7 +9,8 @@
 //
 // The tests: one daily cap across nodes, a key revoked on one node
 // refused by the others, one burst limit across nodes, an upload, a
-// render and its download each through another node, render jobs shared
+// render and its download each through another node (proxied, and with
+// presigned URLs straight to the store), render jobs shared
 // by two worker nodes, a worker killed mid-render, and a webhook
 // delivered after the node that enqueued it died.
 package cluster
