@@ -160,12 +160,15 @@ fmt-check:
 # conformance suites on ../shared/corpus, the architecture rules, the API on
 # real SQLite over loopback, both stores' conformance suite on SQLite and
 # a throwaway PostgreSQL, the blob stores' on a folder and on versitygw,
-# the three-node cluster tests, the browser tests in Debian's chromium, the
-# packages make dist built: build/package), the scaling checks again
+# the browser tests in Debian's chromium, the packages make dist built:
+# build/package), the scaling checks again
 # without -race (they skip under it: see backend/internal/scaling), the
-# API and domain suites again on PostgreSQL (CAPTIONQA_TEST_STORE), the
+# API and domain suites again on PostgreSQL (CAPTIONQA_TEST_STORE) beside
+# the three-node cluster tests (real serve processes: what they test is
+# the nodes' sharing, and -race in every node would only slow them), the
 # desktop window's smoke test under Xvfb, and one pass of every benchmark
 # so they stay runnable. make dist is the headless build without cgo.
+
 # The packages with scaling checks and with benchmarks: the passes
 # without -race build and link only their test binaries.
 LINEAR_PKGS = $$(grep -rl --include='*_test.go' 'func Test[A-Za-z]*Linear' backend | xargs -n1 dirname | sort -u | sed 's|^|./|')
@@ -174,9 +177,9 @@ BENCH_PKGS  = $$(grep -rl --include='*_test.go' 'func Benchmark' backend | xargs
 test: DIST_ARCHES = amd64
 test: DIST_DEB_COMPRESSION = gzip
 test: deps-test ui fmt-check vet dist
-	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -v '/backend/internal/cluster$$')
 	$(GO) test -count=1 -run Linear $(LINEAR_PKGS)
-	CAPTIONQA_TEST_STORE=postgres $(GO) test -count=1 ./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video
+	CAPTIONQA_TEST_STORE=postgres $(GO) test -count=1 ./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video ./backend/internal/cluster
 	build/desktop-smoke.sh
 	$(GO) test -run='^$$' -bench=. -benchtime=1x $(BENCH_PKGS) >/dev/null
 	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null

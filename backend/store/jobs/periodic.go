@@ -18,13 +18,17 @@ const (
 )
 
 // onePending makes a periodic job unique while it waits or runs, across
-// processes, and only then: a finished run (completed) does not block the
-// next, so the run at each start happens even when the previous start's
-// run completed a moment ago (River's default unique states include
-// completed, which, with a period, skipped the start-up run of a quick
-// restart: a sweep the crash needed).
-func onePending() river.UniqueOpts {
-	return river.UniqueOpts{ByArgs: true, ByState: []rivertype.JobState{rivertype.JobStateAvailable,
+// processes, within one period: a finished run (completed) does not block
+// the next, so the run at each start happens even when the previous
+// start's run completed a moment ago (River's default unique states
+// include completed, which, with a period, skipped the start-up run of a
+// quick restart: a sweep the crash needed). The period bounds what a run
+// left "running" by a node killed mid-task blocks: River counts running
+// among the unique states, and without the period such a job would keep
+// every node from scheduling the task until River rescues it
+// ([RescueAfter]); with it, the next period's run goes ahead.
+func onePending(every time.Duration) river.UniqueOpts {
+	return river.UniqueOpts{ByArgs: true, ByPeriod: every, ByState: []rivertype.JobState{rivertype.JobStateAvailable,
 		rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateRunning, rivertype.JobStateScheduled}}
 }
 
@@ -39,7 +43,7 @@ func AddPeriodic[T JobArgs](ws *Workers, args T, every time.Duration, fn func(ct
 	}
 	return river.NewPeriodicJob(river.PeriodicInterval(every),
 		func() (river.JobArgs, *river.InsertOpts) {
-			return args, &river.InsertOpts{UniqueOpts: onePending()}
+			return args, &river.InsertOpts{UniqueOpts: onePending(every)}
 		},
 		&river.PeriodicJobOpts{ID: args.Kind(), RunOnStart: true}), nil
 }
@@ -131,7 +135,7 @@ func addTasks(ws *Workers, tasks []Task) ([]*river.PeriodicJob, error) {
 		args, every := taskArgs{Name: t.Name}, t.Every
 		jobs = append(jobs, river.NewPeriodicJob(river.PeriodicInterval(every),
 			func() (river.JobArgs, *river.InsertOpts) {
-				return args, &river.InsertOpts{UniqueOpts: onePending()}
+				return args, &river.InsertOpts{UniqueOpts: onePending(every)}
 			},
 			&river.PeriodicJobOpts{ID: taskKind + ":" + t.Name, RunOnStart: true}))
 	}

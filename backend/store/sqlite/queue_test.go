@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -204,5 +205,38 @@ func TestSweeperJob(t *testing.T) {
 	}
 	if _, _, err := store.Get(ctx, "artifacts/known", nil); err != nil {
 		t.Errorf("known object: %v", err)
+	}
+}
+
+// TestTaskRunsPastAHungRun: a periodic task whose run hangs, as the run
+// of a node killed mid-task stays "running" until River rescues it, does
+// not keep the next period's run from being scheduled and worked.
+func TestTaskRunsPastAHungRun(t *testing.T) {
+	db := openTestDB(t)
+	hung, again, release := make(chan struct{}), make(chan struct{}, 1), make(chan struct{})
+	var runs atomic.Int32
+	startQueue(t, db, jobs.QueueOptions{MaxWorkers: 2, Tasks: []jobs.Task{{Name: "upkeep", Every: time.Second,
+		Run: func(ctx context.Context) error {
+			if runs.Add(1) == 1 {
+				close(hung)
+				<-release
+				return nil
+			}
+			select {
+			case again <- struct{}{}:
+			default:
+			}
+			return nil
+		}}}})
+	t.Cleanup(func() { close(release) }) // before the queue stops
+	select {
+	case <-hung:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the task's first run did not start")
+	}
+	select {
+	case <-again:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no run of the task while its first run hangs: the hung run blocks the schedule")
 	}
 }

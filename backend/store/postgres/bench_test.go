@@ -1,0 +1,22 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkRoundTrip times the cheapest query through the pool (SELECT 1,
+// a prepared statement): the floor of every store call, against which
+// the API's Postgres-backed benchmarks (backend/httpapi
+// BenchmarkProcessStore) count their round trips.
+func BenchmarkRoundTrip(b *testing.B) {
+	db := openTest(b, nil)
+	ctx := context.Background()
+	var one int
+	b.ResetTimer()
+	for range b.N {
+		if err := db.pool.QueryRow(ctx, `SELECT 1`).Scan(&one); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
