@@ -173,8 +173,17 @@ func TestPresignedPartOfAnotherSize(t *testing.T) {
 	s := e.create(int64(len(body)))
 	u := e.urls(s)[0]
 	for _, wrong := range [][]byte{append(bytes.Clone(body), '!'), body[1:]} {
-		if status, _ := putURL(t, u.URL, wrong, int64(len(wrong))); status != http.StatusForbidden {
-			t.Errorf("PUT of %d bytes to a %d-byte part: %d; want 403", len(wrong), len(body), status)
+		// The store may answer 403 and hang up before the body is sent,
+		// which the client sees as a broken connection: refused too.
+		req, err := http.NewRequest(http.MethodPut, u.URL, bytes.NewReader(wrong))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("PUT of %d bytes to a %d-byte part: %d; want 403", len(wrong), len(body), resp.StatusCode)
+			}
 		}
 	}
 	if _, err := e.blobs.Put(ctx, keyOf(t, tg, u.URL), bytes.NewReader(body[1:]), int64(len(body)-1)); err != nil {

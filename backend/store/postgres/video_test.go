@@ -54,87 +54,52 @@ func workRuns(t *testing.T, db *DB, jobID string) []string {
 	return runs
 }
 
+// TestVideoJobCreate: a job's work goes to River in the same
+// transaction, on its lane's queue (burn-in the heavy one, the rest the
+// light one), and nothing is queued for a job the pool or the foreign
+// key refuses; an account without jobs lists an empty list, not nil.
 func TestVideoJobCreate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := openTest(t, nil)
 	seedAccounts(t, db, "a1", "a2")
 	s := openQueue(t, db).Videos()
-	at := time.Date(2026, 5, 6, 9, 0, 0, 500_000_000, time.UTC)
-	burn := testJob(2, "a1", at.Add(time.Second))
+	burn := testJob(2, "a1", projT0)
 	burn.Kind, burn.Mode, burn.MediaSeconds = video.KindRender, video.ModeBurnIn, 12.5
-	extract := testJob(3, "a1", at.Add(2*time.Second))
+	extract := testJob(3, "a1", projT0)
 	extract.Kind, extract.Mode, extract.IRRevision, extract.TrackIndex = video.KindExtract, video.ModeMuxSoft, 0, 2
 	for _, tc := range []struct {
 		name     string
 		j        *video.Job
 		cap      int
-		want     string // "ok", "pool full" or "not found"
-		wantUsed int    // when ok
 		wantWork []string
 	}{
-		{"sidecar", testJob(1, "a1", at), 2, "ok", 1, []string{"video_light:1"}},
-		{"burn-in: heavy lane", burn, 2, "ok", 2, []string{"video_heavy:1"}},
-		{"pool full", extract, 2, "pool full", 0, nil},
-		{"extract of an empty project", extract, 3, "ok", 3, []string{"video_light:1"}},
-		{"unknown account", testJob(4, "nobody", at), 3, "not found", 0, nil},
+		{"sidecar", testJob(1, "a1", projT0), 2, []string{"video_light:1"}},
+		{"burn-in: heavy lane", burn, 2, []string{"video_heavy:1"}},
+		{"pool full", extract, 2, nil},
+		{"extract", extract, 3, []string{"video_light:1"}},
+		{"unknown account", testJob(4, "nobody", projT0), 3, nil},
 	} {
-		used, err := s.CreateJob(ctx, tc.j, project.RunCount{Pool: tc.j.Pool, Day: exportDay, Cap: tc.cap},
+		_, err := s.CreateJob(ctx, tc.j, project.RunCount{Pool: tc.j.Pool, Day: exportDay, Cap: tc.cap},
 			video.WorkArgs{JobID: tc.j.ID, Run: 1})
-		switch tc.want {
-		case "ok":
-			checkKind(t, err, apperr.Internal)
-			if used != tc.wantUsed {
-				t.Errorf("%s: used %d, want %d", tc.name, used, tc.wantUsed)
-			}
-		case "pool full":
-			if !errors.Is(err, video.ErrPoolFull) {
-				t.Fatalf("%s: got %v, want ErrPoolFull", tc.name, err)
-			}
-		default:
-			checkKind(t, err, apperr.NotFound)
+		if (err == nil) != (tc.wantWork != nil) {
+			t.Errorf("%s: CreateJob: %v", tc.name, err)
 		}
 		if got := workRuns(t, db, tc.j.ID); !reflect.DeepEqual(got, tc.wantWork) {
 			t.Errorf("%s: work queued %v, want %v", tc.name, got, tc.wantWork)
 		}
 	}
-
-	got, err := s.Job(ctx, "a1", extract.ID)
-	want := *extract
-	want.CreatedAt = second(extract.CreatedAt)
-	if err != nil || !reflect.DeepEqual(got, &want) {
-		t.Errorf("Job:\n got %+v\nwant %+v (%v)", got, &want, err)
-	}
-	_, err = s.Job(ctx, "a2", extract.ID)
-	checkKind(t, err, apperr.NotFound)
-	if got, err := s.JobByID(ctx, extract.ID); err != nil || got.AccountID != "a1" {
-		t.Errorf("JobByID: %+v, %v", got, err)
-	}
-	_, err = s.JobByID(ctx, idN(99))
-	checkKind(t, err, apperr.NotFound)
-	for _, tc := range []struct {
-		account string
-		limit   int
-		want    []string
-	}{
-		{"a1", 10, []string{idN(3), idN(2), idN(1)}},
-		{"a1", 2, []string{idN(3), idN(2)}},
-		{"a2", 10, nil},
-	} {
-		list, err := s.ListJobs(ctx, tc.account, "p1", tc.limit)
-		var ids []string
-		for _, j := range list {
-			ids = append(ids, j.ID)
-		}
-		if err != nil || list == nil || !reflect.DeepEqual(ids, tc.want) {
-			t.Errorf("ListJobs(%s, %d) = %v (%v), want %v", tc.account, tc.limit, ids, err, tc.want)
-		}
+	if list, err := s.ListJobs(ctx, "a2", "p1", 10); err != nil || list == nil || len(list) != 0 {
+		t.Errorf("ListJobs(a2) = %#v, %v; want an empty list", list, err)
 	}
 }
 
-// TestVideoRunStates walks a job's run through its moves: each moves
-// only from its state and in its run, and the moves that end a run
-// without success give the pool's run back.
+// TestVideoRunStates walks runs through what the conformance suite
+// leaves out: a start after a requeue begins the heartbeat afresh; a
+// success in a run that is gone keeps nothing of its export; neither a
+// succeeded nor a queued job can fail; a success keeps its run of the
+// pool while a failure gives it back; a job's artifacts come in preset
+// order; beats only raise the progress, which stays within 0 and 1.
 func TestVideoRunStates(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -161,12 +126,8 @@ func TestVideoRunStates(t *testing.T) {
 		wantOK   bool
 		wantUsed int
 	}{
-		{"beat while queued", func() (bool, error) { return s.Beat(ctx, idN(1), 1, 0.5, at) }, false, 3},
 		{"start", func() (bool, error) { return s.StartRun(ctx, idN(1), 1, at) }, true, 3},
-		{"start again", func() (bool, error) { return s.StartRun(ctx, idN(1), 1, at) }, false, 3},
 		{"beat", func() (bool, error) { return s.Beat(ctx, idN(1), 1, 0.6, at.Add(time.Second)) }, true, 3},
-		{"beat lower", func() (bool, error) { return s.Beat(ctx, idN(1), 1, 0.2, at.Add(2*time.Second)) }, true, 3},
-		{"beat of another run", func() (bool, error) { return s.Beat(ctx, idN(1), 2, 0.9, at) }, false, 3},
 		{"requeue", func() (bool, error) { return s.Requeue(ctx, idN(1), 1) }, true, 3},
 		{"start after the requeue", func() (bool, error) { return s.StartRun(ctx, idN(1), 1, at) }, true, 3},
 		{"succeed another run", func() (bool, error) {
@@ -196,18 +157,11 @@ func TestVideoRunStates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantArtifacts := stored(e).Artifacts
-	wantArtifacts[0], wantArtifacts[1] = wantArtifacts[1], wantArtifacts[0] // by preset
-	if j1.Status != video.Succeeded || j1.Progress != 1 || !j1.FinishedAt.Equal(done.FinishedAt) || j1.Output != "WEBVTT" ||
-		j1.OutputType != "text/vtt" || j1.ExportID != e.ID || !reflect.DeepEqual(j1.Artifacts, wantArtifacts) ||
+	wantArtifacts := []project.Artifact{e.Artifacts[1], e.Artifacts[0]} // by preset
+	if j1.Status != video.Succeeded || !reflect.DeepEqual(j1.Artifacts, wantArtifacts) ||
 		!j1.StartedAt.Equal(at) || !j1.HeartbeatAt.Equal(at) {
 		t.Errorf("succeeded job: %+v", j1)
 	}
-	j2, err := s.Job(ctx, "a1", idN(2))
-	if err != nil || j2.Status != video.Failed || !reflect.DeepEqual(j2.Error, &jerr) || !j2.FinishedAt.Equal(at.Add(time.Minute)) {
-		t.Errorf("failed job: %+v, %v", j2, err)
-	}
-	// Beats only raise the progress, which stays within 0 and 1.
 	createJob(t, s, testJob(4, "a1", projT0))
 	if ok, err := s.StartRun(ctx, idN(4), 1, at); !ok || err != nil {
 		t.Fatalf("start 4: %v, %v", ok, err)
@@ -218,63 +172,20 @@ func TestVideoRunStates(t *testing.T) {
 		if ok, err := s.Beat(ctx, idN(4), 1, tc.beat, at); !ok || err != nil {
 			t.Fatalf("beat %v: %v, %v", tc.beat, ok, err)
 		}
-		if j, err := s.JobByID(ctx, idN(4)); err != nil || j.Progress != tc.want {
-			t.Errorf("after beat %v: progress %v (%v), want %v", tc.beat, j.Progress, err, tc.want)
+		j, err := s.JobByID(ctx, idN(4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.Progress != tc.want {
+			t.Errorf("after beat %v: progress %v, want %v", tc.beat, j.Progress, tc.want)
 		}
 	}
 }
 
-func TestVideoCancel(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db := openTest(t, nil)
-	seedAccounts(t, db, "a1", "a2")
-	s := openQueue(t, db).Videos()
-	for n := 1; n <= 3; n++ {
-		createJob(t, s, testJob(n, "a1", projT0))
-	}
-	at := projT0.Add(time.Minute)
-	if ok, err := s.StartRun(ctx, idN(2), 1, at); !ok || err != nil {
-		t.Fatal(ok, err)
-	}
-	if ok, err := s.StartRun(ctx, idN(3), 1, at); !ok || err != nil {
-		t.Fatal(ok, err)
-	}
-	if ok, err := s.Fail(ctx, idN(3), 1, video.JobError{Code: video.ErrCodeFFmpeg, Message: "x"}, at); !ok || err != nil {
-		t.Fatal(ok, err)
-	}
-	for _, tc := range []struct {
-		name     string
-		account  string
-		id       string
-		want     apperr.Kind
-		wantUsed int
-	}{
-		{"queued", "a1", idN(1), apperr.Internal, 1},
-		{"running", "a1", idN(2), apperr.Internal, 0},
-		{"already canceled", "a1", idN(1), apperr.Conflict, 0},
-		{"failed", "a1", idN(3), apperr.Conflict, 0},
-		{"another account's", "a2", idN(2), apperr.NotFound, 0},
-		{"unknown", "a1", idN(9), apperr.NotFound, 0},
-	} {
-		j, err := s.Cancel(ctx, tc.account, tc.id, at)
-		checkKind(t, err, tc.want)
-		if err == nil && (j.Status != video.Canceled || j.Error == nil || j.Error.Code != video.ErrCodeCanceled || !j.FinishedAt.Equal(at)) {
-			t.Errorf("%s: %+v", tc.name, j)
-		}
-		if a, ok := apperr.As(err); ok && tc.want == apperr.Conflict && a.Details["reason"] != "job_finished" {
-			t.Errorf("%s: details %v", tc.name, a.Details)
-		}
-		if used, err := db.Quotas().Used(ctx, "account:a1", exportDay); err != nil || used != tc.wantUsed {
-			t.Errorf("%s: pool at %d (%v), want %d", tc.name, used, err, tc.wantUsed)
-		}
-	}
-	// The canceled run's worker finds it gone.
-	if ok, err := s.Beat(ctx, idN(2), 1, 0.5, at); ok || err != nil {
-		t.Errorf("beat of a canceled run: %v, %v", ok, err)
-	}
-}
-
+// TestVideoRescue: beyond the conformance suite's moves, a rescued run
+// goes back to the queue with its start, heartbeat and progress
+// cleared and its new run's work queued in River, and a second pass
+// finds nothing left to rescue.
 func TestVideoRescue(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -328,23 +239,12 @@ func TestVideoRescue(t *testing.T) {
 		if j.Status != tc.wantStatus || j.Run != tc.wantRun {
 			t.Errorf("%s: %s in run %d, want %s in run %d", tc.name, j.Status, j.Run, tc.wantStatus, tc.wantRun)
 		}
-		switch tc.wantStatus {
-		case video.Failed:
-			if !reflect.DeepEqual(j.Error, &jerr) || !j.FinishedAt.Equal(now) {
-				t.Errorf("%s: %+v", tc.name, j)
-			}
-		case video.Queued:
-			if !j.StartedAt.IsZero() || !j.HeartbeatAt.IsZero() || j.Progress != 0 {
-				t.Errorf("%s: %+v", tc.name, j)
-			}
+		if tc.wantStatus == video.Queued && (!j.StartedAt.IsZero() || !j.HeartbeatAt.IsZero() || j.Progress != 0) {
+			t.Errorf("%s: %+v", tc.name, j)
 		}
 	}
 	if got := workRuns(t, db, idN(1)); !reflect.DeepEqual(got, []string{"video_light:1", "video_light:2"}) {
 		t.Errorf("stale job's work: %v", got)
-	}
-	// The failed job gave its run back: 4 taken, 1 returned.
-	if used, err := db.Quotas().Used(ctx, "account:a1", exportDay); err != nil || used != 3 {
-		t.Errorf("pool at %d (%v), want 3", used, err)
 	}
 	if moved, err := s.Rescue(ctx, cutoff, maxRuns, jerr, now, work); err != nil || moved != 0 {
 		t.Errorf("second Rescue moved %d (%v)", moved, err)
@@ -414,6 +314,10 @@ func TestVideoRunsAcrossNodes(t *testing.T) {
 	}
 }
 
+// TestVideoAheadAndSpeeds: a running job is still ahead of the queued
+// ones of its lane; speeds are medians (of four runs here: the
+// conformance suite's two cannot tell a median from a mean), a run
+// under a second counts as one second, and none succeeded is no speed.
 func TestVideoAheadAndSpeeds(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -436,23 +340,13 @@ func TestVideoAheadAndSpeeds(t *testing.T) {
 	if _, err := s.Cancel(ctx, "a1", idN(1), projT0); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		j    *video.Job
-		want []string
-	}{
-		{list[4], []string{idN(2), idN(4)}},
-		{list[3], []string{idN(2)}},
-		{list[2], nil},
-		{list[0], nil},
-	} {
-		ahead, err := s.Ahead(ctx, tc.j)
-		var ids []string
-		for _, a := range ahead {
-			ids = append(ids, a.ID)
-		}
-		if err != nil || !reflect.DeepEqual(ids, tc.want) {
-			t.Errorf("Ahead(%s) = %v (%v), want %v", tc.j.ID, ids, err, tc.want)
-		}
+	ahead, err := s.Ahead(ctx, list[4])
+	var ids []string
+	for _, a := range ahead {
+		ids = append(ids, a.ID)
+	}
+	if want := []string{idN(2), idN(4)}; err != nil || !reflect.DeepEqual(ids, want) {
+		t.Errorf("Ahead(%s) = %v (%v), want %v (the running job included)", list[4].ID, ids, err, want)
 	}
 
 	if speeds, err := s.Speeds(ctx); err != nil || len(speeds) != 0 {
