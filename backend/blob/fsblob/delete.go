@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/captionqa/captionqa/backend/blob"
 )
 
 // Delete removes the object, then the folders it leaves empty (up to the
@@ -12,7 +14,7 @@ import (
 // Deleting a missing object is not an error. Errors:
 // [apperr.BadRequest] for an invalid key; ctx's error when it is done.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return err
 	}
 	if err := ctxErr(ctx, "delete", key); err != nil {

@@ -21,7 +21,7 @@ import (
 // (Start below 0 or past the end, Length below -1); [apperr.NotFound]
 // when there is no object; ctx's error when it is done.
 func (s *Store) Get(ctx context.Context, key string, rng *blob.Range) (io.ReadCloser, blob.Info, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return nil, blob.Info{}, err
 	}
 	if err := ctxErr(ctx, "get", key); err != nil {

@@ -20,7 +20,7 @@ import (
 // read failure.
 func (s *Store) List(ctx context.Context, prefix string) iter.Seq2[blob.Info, error] {
 	return func(yield func(blob.Info, error) bool) {
-		if err := checkPrefix(prefix); err != nil {
+		if err := blob.CheckPrefix(prefix); err != nil {
 			yield(blob.Info{}, err)
 			return
 		}
@@ -50,7 +50,7 @@ func (s *Store) walk(ctx context.Context, dir, prefix string, yield func(blob.In
 	}
 	items := make([]item, 0, len(entries))
 	for _, e := range entries {
-		if !validSegment(e.Name()) { // .tmp and anything not ours
+		if blob.CheckKey(e.Name()) != nil { // .tmp and anything not ours
 			continue
 		}
 		k := dir + e.Name()

@@ -17,7 +17,7 @@ var _ blob.Local = (*Store)(nil)
 // [apperr.BadRequest] for an invalid key, [apperr.NotFound] when there is
 // no object.
 func (s *Store) LocalFile(ctx context.Context, key string) (string, int64, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return "", 0, err
 	}
 	if err := ctxErr(ctx, "local file", key); err != nil {

@@ -27,7 +27,7 @@ const copyBuf = 256 << 10
 // when key's folder is another object ("a" then "a/b"); ctx's error when
 // it ends first; r's error wrapped. Nothing is left behind on failure.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64) (blob.Info, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return blob.Info{}, err
 	}
 	if err := ctxErr(ctx, "put", key); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/minio/minio-go/v7"
+
+	"github.com/captionqa/captionqa/backend/blob"
 )
 
 // Delete removes the object; S3 answers a delete of a missing object as
@@ -11,7 +13,7 @@ import (
 // for an invalid key; ctx's error when it is done; [apperr.Unavailable]
 // (details "retryAfterSeconds") when the store cannot be reached.
 func (s *Store) Delete(ctx context.Context, key string) error {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {

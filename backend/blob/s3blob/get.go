@@ -28,7 +28,7 @@ import (
 // [apperr.Unavailable] (details "retryAfterSeconds") when the store cannot
 // be reached.
 func (s *Store) Get(ctx context.Context, key string, rng *blob.Range) (io.ReadCloser, blob.Info, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return nil, blob.Info{}, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -18,7 +18,7 @@ import (
 // (details "retryAfterSeconds") when the store cannot be reached.
 func (s *Store) List(ctx context.Context, prefix string) iter.Seq2[blob.Info, error] {
 	return func(yield func(blob.Info, error) bool) {
-		if err := checkPrefix(prefix); err != nil {
+		if err := blob.CheckPrefix(prefix); err != nil {
 			yield(blob.Info{}, err)
 			return
 		}
@@ -32,7 +32,7 @@ func (s *Store) List(ctx context.Context, prefix string) iter.Seq2[blob.Info, er
 				yield(blob.Info{}, s.fail(ctx, "list", prefix, obj.Err))
 				return
 			}
-			if checkKey(obj.Key) != nil {
+			if blob.CheckKey(obj.Key) != nil {
 				continue
 			}
 			if !yield(blob.Info{Key: obj.Key, Size: obj.Size, ETag: etag(obj.ETag), ModTime: modTime(obj.LastModified)}, nil) {

@@ -28,7 +28,7 @@ const maxPresign = 7 * 24 * time.Hour
 // there is no object; ctx's error when it is done; [apperr.Unavailable]
 // (details "retryAfterSeconds") when the store cannot be reached.
 func (s *Store) PresignGet(ctx context.Context, key string, expires time.Duration, downloadName string) (string, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return "", err
 	}
 	if expires < time.Second || expires > maxPresign {
@@ -61,7 +61,7 @@ func (s *Store) PresignGet(ctx context.Context, key string, expires time.Duratio
 // error when it is done; [apperr.Unavailable] (details
 // "retryAfterSeconds") when the store cannot be reached.
 func (s *Store) PresignPut(ctx context.Context, key string, size int64, expires time.Duration) (string, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return "", err
 	}
 	if size < 0 || size > maxSinglePut {

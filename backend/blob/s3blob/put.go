@@ -34,7 +34,7 @@ const (
 // "retryAfterSeconds") when the store cannot be reached. Nothing is left
 // behind on failure.
 func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64) (blob.Info, error) {
-	if err := checkKey(key); err != nil {
+	if err := blob.CheckKey(key); err != nil {
 		return blob.Info{}, err
 	}
 	if err := ctx.Err(); err != nil {

@@ -1,4 +1,4 @@
-package fsblob
+package blob
 
 import (
 	"strings"
@@ -6,18 +6,19 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
-// maxKeyLen bounds a key; S3 allows 1,024 bytes.
-const maxKeyLen = 1024
+// MaxKeyLen bounds a key; S3 allows 1,024 bytes.
+const MaxKeyLen = 1024
 
-// checkKey refuses a key that is not slash-separated segments of
+// CheckKey refuses a key that is not slash-separated segments of
 // [A-Za-z0-9._-], none empty or starting with a dot: that rules out "..",
-// ".", absolute paths, backslashes and the store's own .tmp folder, so a
-// key always names a file inside the root. The error is
-// [apperr.BadRequest]: keys are ours, so a bad one is a bug upstream, but
-// the caller decides what to show.
-func checkKey(key string) error {
-	if key == "" || len(key) > maxKeyLen {
-		return apperr.New(apperr.BadRequest, "invalid blob key: empty or over %d bytes", maxKeyLen)
+// ".", absolute paths, backslashes and a store's hidden folders, so a key
+// always names a file inside a filesystem store's root, and a key valid on
+// one store is valid on every other (an object can move between them).
+// The error is [apperr.BadRequest]: keys are ours, so a bad one is a bug
+// upstream, but the caller decides what to show.
+func CheckKey(key string) error {
+	if key == "" || len(key) > MaxKeyLen {
+		return apperr.New(apperr.BadRequest, "invalid blob key: empty or over %d bytes", MaxKeyLen)
 	}
 	for seg := range strings.SplitSeq(key, "/") {
 		if !validSegment(seg) {
@@ -27,18 +28,17 @@ func checkKey(key string) error {
 	return nil
 }
 
-// checkPrefix refuses a listing prefix that could not start a valid key:
+// CheckPrefix refuses a listing prefix that could not start a valid key:
 // "" lists everything, "artifacts/" a folder, "artifacts/ab" the keys
 // starting so. Its last segment may be empty or partial, the others must
-// be valid segments.
-func checkPrefix(prefix string) error {
-	if len(prefix) > maxKeyLen {
-		return apperr.New(apperr.BadRequest, "invalid blob prefix: over %d bytes", maxKeyLen)
+// be valid segments. The error is [apperr.BadRequest].
+func CheckPrefix(prefix string) error {
+	if len(prefix) > MaxKeyLen {
+		return apperr.New(apperr.BadRequest, "invalid blob prefix: over %d bytes", MaxKeyLen)
 	}
 	segs := strings.Split(prefix, "/")
 	for i, seg := range segs {
-		last := i == len(segs)-1
-		if last && seg == "" {
+		if i == len(segs)-1 && seg == "" {
 			continue
 		}
 		if !validSegment(seg) {
