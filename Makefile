@@ -6,6 +6,13 @@ export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 GO ?= go
 BIN := build/bin/captionqa
 
+# One set of build flags for every target, so that what one compiles the
+# others reuse from Go's build cache: -trimpath everywhere, cgo as Go sets
+# it (the race detector and the desktop window need it). Only the static
+# binaries (make build, make dist) turn cgo off, which compiles them apart.
+override GOFLAGS := $(strip $(filter-out -trimpath,$(GOFLAGS)) -trimpath)
+export GOFLAGS
+
 # Debian packages, installed by build/deps-debian.sh only when absent
 # (apt-get's output goes to build/apt.log, the terminal gets one line).
 # make run needs DEB_RUN: ffmpeg (video jobs; libass and libx264 with
@@ -53,13 +60,14 @@ MAINTAINER ?= CaptionQA <packages@captionqa.invalid>
 FUZZTIME ?= 60s
 FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg ./backend/explain
 
-.PHONY: all deps deps-debian deps-desktop deps-smoke deps-test deps-s3 cluster deps-go deps-npm ui build run install uninstall dist desktop desktop-run desktop-smoke test vet fmt-check fuzz bench help
+.PHONY: all deps deps-debian deps-desktop deps-smoke deps-test deps-s3 cluster deps-go deps-npm ui build run install uninstall dist desktop desktop-run desktop-smoke test test-short fuzz bench help
 
 all: build
 
 help:
 	@echo "make run     install what is missing, build, start captionqa"
-	@echo "make test    install what is missing, run every test"
+	@echo "make test    install what is missing, run every test (timings in build/test/report.txt)"
+	@echo "make test-short  the quick loop: go test -short, no browser, cluster or packages"
 	@echo "make build   build the UI and $(BIN) (pure Go, CGO_ENABLED=0)"
 	@echo "make desktop build the desktop window, $(DESKTOP_BIN) (GTK, WebKitGTK 4.1)"
 	@echo "make desktop-run  build and open the desktop window"
@@ -116,7 +124,7 @@ ui: deps
 	$(GO) run ./frontend/bundle
 
 build: ui
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .
 
 run: build
 	./$(BIN) $(ARGS)
@@ -137,7 +145,7 @@ dist: deps-desktop ui
 
 # The desktop window: the same binary with Wails, GTK and WebKitGTK 4.1.
 desktop: deps-desktop ui
-	$(GO) build -trimpath -tags $(DESKTOP_TAGS) -ldflags '$(LDFLAGS)' -o $(DESKTOP_BIN) .
+	CGO_ENABLED=1 $(GO) build -tags $(DESKTOP_TAGS) -ldflags '$(LDFLAGS)' -o $(DESKTOP_BIN) .
 
 desktop-run: desktop
 	./$(DESKTOP_BIN) desktop $(ARGS)
@@ -147,42 +155,25 @@ desktop-run: desktop
 desktop-smoke: deps-smoke ui
 	build/desktop-smoke.sh
 
-vet:
-	$(GO) vet ./...
-	$(GO) vet -tags $(DESKTOP_TAGS) ./app/ .
-	cd bench && $(GO) vet ./...
+# test: every pass, timed, in build/test.sh: gofmt and go vet, every test
+# with -race (unit, golden, fuzz seeds, the conformance suites on
+# ../shared/corpus, the architecture rules, the API on real SQLite over
+# loopback, both stores' conformance suite on SQLite and a throwaway
+# PostgreSQL, the blob stores' on a folder and on versitygw) beside a lane
+# without it (the tests that step aside under -race, one pass of every
+# benchmark, the browser tests in Debian's chromium, the API and domain
+# suites on PostgreSQL beside the three-node cluster tests), then make
+# dist, the tests of the packages it built and the desktop window's smoke
+# test under Xvfb. It ends with a table of every step's time and the ten
+# slowest test packages (build/test/report.txt).
+test:
+	@build/test.sh
 
-fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
-	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-
-# test: vet, gofmt, every test with -race (unit, golden, fuzz seeds, the
-# conformance suites on ../shared/corpus, the architecture rules, the API on
-# real SQLite over loopback, both stores' conformance suite on SQLite and
-# a throwaway PostgreSQL, the blob stores' on a folder and on versitygw,
-# the browser tests in Debian's chromium, the packages make dist built:
-# build/package), the scaling checks again
-# without -race (they skip under it: see backend/internal/scaling), the
-# API and domain suites again on PostgreSQL (CAPTIONQA_TEST_STORE) beside
-# the three-node cluster tests (real serve processes: what they test is
-# the nodes' sharing, and -race in every node would only slow them), the
-# desktop window's smoke test under Xvfb, and one pass of every benchmark
-# so they stay runnable. make dist is the headless build without cgo.
-
-# The packages with scaling checks and with benchmarks: the passes
-# without -race build and link only their test binaries.
-LINEAR_PKGS = $$(grep -rl --include='*_test.go' 'func Test[A-Za-z]*Linear' backend | xargs -n1 dirname | sort -u | sed 's|^|./|')
-BENCH_PKGS  = $$(grep -rl --include='*_test.go' 'func Benchmark' backend | xargs -n1 dirname | sort -u | sed 's|^|./|')
-
-test: DIST_ARCHES = amd64
-test: DIST_DEB_COMPRESSION = gzip
-test: deps-test ui fmt-check vet dist
-	$(GO) test -race -count=1 -timeout 15m $$($(GO) list ./... | grep -v '/backend/internal/cluster$$')
-	$(GO) test -count=1 -run Linear $(LINEAR_PKGS)
-	CAPTIONQA_TEST_STORE=postgres $(GO) test -count=1 ./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video ./backend/internal/cluster
-	build/desktop-smoke.sh
-	$(GO) test -run='^$$' -bench=. -benchtime=1x $(BENCH_PKGS) >/dev/null
-	cd bench && $(GO) test -count=1 -run='^$$' -bench=. -benchtime=1x ./... >/dev/null
+# test-short: the edit-test loop. Every package's tests in -short mode
+# (long tests skip themselves), without the race detector, the browser, the
+# cluster or the packages.
+test-short: ui
+	$(GO) test -short $$($(GO) list ./... | grep -v -e '/e2e$$' -e '/backend/internal/cluster$$' -e '/build/package$$')
 
 # cluster: a throwaway PostgreSQL, versitygw and three nodes of the
 # binary on this machine, until Ctrl-C (build/cluster.sh).

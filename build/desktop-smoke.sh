@@ -122,7 +122,7 @@ log "building the UI and $bin"
 go run ./frontend/bundle >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log" >&2; fail "the UI did not build"; }
 [ -s frontend/dist/index.html ] || fail "frontend/dist/index.html is missing after the UI build"
 mkdir -p build/bin
-go build -trimpath -tags "$tags" -o "$bin" . 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; fail "the desktop binary did not build"; }
+CGO_ENABLED=1 go build -trimpath -tags "$tags" -o "$bin" . 2>"$tmp/build.log" || { cat "$tmp/build.log" >&2; fail "the desktop binary did not build"; }
 log "built"
 
 # 2. A virtual X server on the first free display from :99.

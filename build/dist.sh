@@ -174,8 +174,8 @@ if [ "$desktop" = yes ]; then
 	log "building captionqa-desktop for linux/amd64 (GTK 3, WebKitGTK 4.1)"
 	tags=desktop,production,webkit2_41
 	bin=$work/captionqa-desktop
-	"$go" build -trimpath -tags "$tags" -ldflags "$DIST_LDFLAGS -s -w" -o "$bin" .
-	notices "$work/THIRD-PARTY-NOTICES-desktop" "$tags"
+	CGO_ENABLED=1 "$go" build -trimpath -tags "$tags" -ldflags "$DIST_LDFLAGS -s -w" -o "$bin" .
+	CGO_ENABLED=1 notices "$work/THIRD-PARTY-NOTICES-desktop" "$tags"
 	stage=$work/deb-captionqa-desktop-amd64
 	install -D -m 0755 "$bin" "$stage/usr/bin/captionqa-desktop"
 	install -D -m 0644 "$pkg/captionqa.desktop" "$stage/usr/share/applications/captionqa.desktop"

@@ -4,11 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"math"
-	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -129,6 +125,7 @@ func domSet(b *tab, expr string) []int {
 }
 
 func TestExplainPlanInRunQA(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -143,13 +140,13 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	}
 
 	// The choice is remembered while the editor goes elsewhere and back.
-	b.run("untick", chromedp.Click(chromedp.CSS("#qa-explain")))
-	b.run("account and back", chromedp.Click(chromedp.CSS("#nav-account")), chromedp.WaitVisible(chromedp.CSS("#usage-bar")),
-		chromedp.Click(chromedp.CSS("#nav-run")), chromedp.WaitVisible(chromedp.CSS("#qa-explain")))
+	b.run("untick", click("#qa-explain"))
+	b.run("account and back", click("#nav-account"), chromedp.WaitVisible(chromedp.CSS("#usage-bar")),
+		click("#nav-run"), chromedp.WaitVisible(chromedp.CSS("#qa-explain")))
 	if eval[bool](b, `document.getElementById("qa-explain").checked`) {
 		t.Error("the unticked ExplainAI option is ticked again after navigating")
 	}
-	b.run("tick again", chromedp.Click(chromedp.CSS("#qa-explain")))
+	b.run("tick again", click("#qa-explain"))
 
 	const cues = 24
 	src := planSRT(cues)
@@ -162,7 +159,7 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	)
 	eval[bool](b, `["qa-preset","qa-fix","qa-standard"].forEach(id => document.getElementById(id).dispatchEvent(new Event("change"))), true`)
 	b.waitJS("file name", `document.getElementById("qa-file-name").textContent.includes("harbour plan.srt")`)
-	b.run("run", chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("run", click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	b.run("plan card", chromedp.WaitVisible(chromedp.CSS("#explain")))
 
 	want, diags := apiExplain(t, e, "harbour plan.srt", src, map[string]string{"preset": "youtube", "fixProfile": "warn-only", "standard": "dcmp"})
@@ -252,7 +249,7 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	act := want.Actions[pick]
 	wantRows := wantHighlight(diags, act.CueIndexes, act.Codes)
 	btn := "#explain-title-" + act.ID
-	b.run("choose action", chromedp.Click(chromedp.CSS(btn)))
+	b.run("choose action", click(btn))
 	b.waitJS("cue detail of the action", fmt.Sprintf(`(document.getElementById("cue-detail-title")||{}).textContent === "Cue %d"`, act.CueIndexes[0]+1))
 	if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-pressed")`, btn)); got != "true" {
 		t.Errorf("chosen action aria-pressed = %q", got)
@@ -294,8 +291,7 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	b.shots("71-explain-chosen")
 
 	// By keyboard: Enter on the chosen step again clears the highlight.
-	b.run("focus action", chromedp.Focus(chromedp.CSS(btn)))
-	b.press(kb.Enter)
+	b.focusPress(btn, kb.Enter)
 	b.waitJS("highlight cleared", `document.querySelectorAll("#delivery-body tr.highlighted, #timeline .highlighted").length === 0`)
 	if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-pressed")`, btn)); got != "false" {
 		t.Errorf("aria-pressed after a second Enter = %q", got)
@@ -305,13 +301,13 @@ func TestExplainPlanInRunQA(t *testing.T) {
 
 	// Ticking a step is kept while the editor goes elsewhere and back.
 	first := want.Actions[0].ID
-	b.run("tick", chromedp.Click(chromedp.CSS("#explain-done-"+first)))
+	b.run("tick", click("#explain-done-"+first))
 	b.waitJS("ticked", fmt.Sprintf(`document.querySelector('#explain-actions li[data-action=%q]').classList.contains("done")`, first))
 	if got := b.text("#explain-progress"); !strings.HasPrefix(got, fmt.Sprintf("1 of %d step", len(want.Actions))) {
 		t.Errorf("progress = %q", got)
 	}
-	b.run("account and back", chromedp.Click(chromedp.CSS("#nav-account")), chromedp.WaitVisible(chromedp.CSS("#usage-bar")),
-		chromedp.Click(chromedp.CSS("#nav-run")), chromedp.WaitVisible(chromedp.CSS("#explain")))
+	b.run("account and back", click("#nav-account"), chromedp.WaitVisible(chromedp.CSS("#usage-bar")),
+		click("#nav-run"), chromedp.WaitVisible(chromedp.CSS("#explain")))
 	if !eval[bool](b, fmt.Sprintf(`document.getElementById("explain-done-%s").checked`, first)) {
 		t.Error("the ticked step is unticked after navigating away and back")
 	}
@@ -323,13 +319,13 @@ func TestExplainPlanInRunQA(t *testing.T) {
 	for _, name := range []string{"clipboard-read", "clipboard-write"} {
 		ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
 		_, err := chromedp.CallBrowser(ctx, browser.SetPermission, browser.SetPermissionParams{
-			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: e.ts.URL})
+			Permission: &browser.PermissionDescriptor{Name: name}, Setting: browser.PermissionSettingGranted, Origin: e.ts.URL, BrowserContextID: b.browserContext()})
 		cancel()
 		if err != nil {
 			t.Fatalf("grant %s: %v", name, err)
 		}
 	}
-	b.run("copy", chromedp.Click(chromedp.CSS("#explain-copy")))
+	b.run("copy", click("#explain-copy"))
 	b.waitJS("copy status", `document.getElementById("explain-copy-status").textContent !== ""`)
 	if got := b.text("#explain-copy-status"); got != "Copied." {
 		t.Errorf("copy status = %q, want Copied.", got)
@@ -343,7 +339,7 @@ func TestExplainPlanInRunQA(t *testing.T) {
 
 	// Nothing in the card is wider than the page at either width.
 	for _, w := range []int64{1280, 800} {
-		b.run("viewport", chromedp.EmulateViewport(w, 900))
+		b.viewport(w, 900)
 		b.waitJS("layout", fmt.Sprintf(`innerWidth === %d`, w))
 		if over := eval[[]string](b, `[document.getElementById("explain"), ...document.querySelectorAll("#explain *")].filter(el => el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === "visible" && el.clientWidth > 0).map(el => el.id || el.className || el.tagName)`); len(over) != 0 {
 			t.Errorf("at %d px these overflow their box: %v", w, over)
@@ -352,10 +348,11 @@ func TestExplainPlanInRunQA(t *testing.T) {
 			t.Errorf("at %d px the page scrolls sideways", w)
 		}
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 }
 
 func TestExplainGatedAndSkipped(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	ctx := context.Background()
 	b := newBrowser(t, e.ts.URL)
@@ -381,7 +378,7 @@ func TestExplainGatedAndSkipped(t *testing.T) {
 	}
 	without(account.FeatureExplainAI)
 	file := fixture(t, "gated.srt", planSRT(8))
-	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	b.run("notice", chromedp.WaitVisible(chromedp.CSS("#explain-skipped")))
 	if got := b.text("#explain-skipped"); !strings.Contains(got, "ExplainAI needs a Pro workspace with the ExplainAI entitlement.") {
 		t.Errorf("not_entitled notice = %q", got)
@@ -392,7 +389,7 @@ func TestExplainGatedAndSkipped(t *testing.T) {
 
 	// Signed in again without the entitlement, the option is not offered
 	// and a run asks for no plan.
-	b.run("sign out", chromedp.Click(chromedp.CSS("#sign-out")), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	b.run("sign out", click("#sign-out"), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
 	if n := eval[int](b, `document.querySelectorAll("#qa-explain").length`); n != 0 {
 		t.Error("the signed-out converter offers ExplainAI")
 	}
@@ -400,39 +397,16 @@ func TestExplainGatedAndSkipped(t *testing.T) {
 	b.run("run page", chromedp.WaitVisible(chromedp.CSS("#qa-form")))
 	// The option would come with the account's features: wait for them.
 	b.waitJS("features read", `document.getElementById("qa-explain-slot").dataset.offered === "false"`)
-	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	if n := eval[int](b, `document.querySelectorAll("#qa-explain, #explain, #explain-skipped").length`); n != 0 {
 		t.Errorf("without explain_ai: %d ExplainAI elements", n)
 	}
 }
 
-// newExplainEnv is newEnv (browser handler) with the ExplainAI settings
-// that mod makes.
-func newExplainEnv(t *testing.T, mod func(*server.Config)) *env {
-	t.Helper()
-	cfg := server.DefaultConfig()
-	cfg.DataDir = t.TempDir()
-	cfg.OwnerEmail = ownerEmail
-	cfg.UI = os.DirFS(distDir)
-	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	mod(&cfg)
-	srv := server.New(cfg)
-	ctx := context.Background()
-	if err := srv.Open(ctx); err != nil {
-		t.Fatalf("open server: %v", err)
-	}
-	t.Cleanup(func() { _ = srv.Close() })
-	if _, err := srv.Accounts().SetPassword(ctx, ownerEmail, ownerPassword); err != nil {
-		t.Fatalf("set password: %v", err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(ts.Close)
-	return &env{srv: srv, ts: ts, secret: srv.Owner().Secret}
-}
-
 // TestExplainServerStates runs QA with the option ticked on servers set up
 // differently: the notice or the writer line says what happened.
 func TestExplainServerStates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		mod  func(t *testing.T, c *server.Config)
@@ -469,7 +443,8 @@ func TestExplainServerStates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newExplainEnv(t, func(c *server.Config) { tt.mod(t, c) })
+			t.Parallel()
+			e := newEnvWith(t, false, func(c *server.Config) { tt.mod(t, c) })
 			b := newBrowser(t, e.ts.URL)
 			b.signIn()
 			// Entitled: the option shows whatever the server's settings.
@@ -479,7 +454,7 @@ func TestExplainServerStates(t *testing.T) {
 			for i := range tt.before + 1 {
 				// Each run replaces the result: wait for the new one.
 				eval[bool](b, `(r => (r && r.remove(), true))(document.getElementById("result"))`)
-				b.run(fmt.Sprintf("run %d", i+1), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+				b.run(fmt.Sprintf("run %d", i+1), click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 			}
 			if tt.notice != "" {
 				b.run("notice", chromedp.WaitVisible(chromedp.CSS("#explain-skipped")))

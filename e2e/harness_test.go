@@ -18,6 +18,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -52,7 +55,69 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	distDir = dir
+	defer shared.close()
 	return m.Run()
+}
+
+// shared is the one Chromium of this run: every test opens its tabs in it,
+// each in a browser context of its own (cookies, storage, downloads and
+// permissions apart) and in a window of its own (visible, so that it gets
+// animation frames and timers at full rate). Starting a browser per test
+// cost a second or more each and kept the tests serial.
+var shared sharedBrowser
+
+type sharedBrowser struct {
+	once     sync.Once
+	ctx      context.Context
+	cancel   func()
+	err      error
+	userData string
+}
+
+// get starts the browser on first use; a start that failed fails every
+// test that asks.
+func (s *sharedBrowser) get(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath(t)
+	s.once.Do(func() {
+		s.userData, s.err = os.MkdirTemp("", "captionqa-e2e-chromium-")
+		if s.err != nil {
+			return
+		}
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.UserDataDir(s.userData),
+			chromedp.NoSandbox,
+			chromedp.DisableGPU,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("no-first-run", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			// Windows that are not in front keep their timers and frames.
+			chromedp.Flag("disable-background-timer-throttling", true),
+			chromedp.Flag("disable-backgrounding-occluded-windows", true),
+			chromedp.Flag("disable-renderer-backgrounding", true),
+			chromedp.WindowSize(1280, 800),
+		)
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelC := chromedp.NewContext(actx)
+		s.ctx, s.cancel = ctx, func() { cancelC(); cancelA() }
+		s.err = chromedp.Do(ctx)
+	})
+	if s.err != nil {
+		t.Fatalf("start chromium: %v", s.err)
+	}
+	return s.ctx
+}
+
+func (s *sharedBrowser) close() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	if s.userData != "" {
+		_ = os.RemoveAll(s.userData)
+	}
 }
 
 // env is one server with a signed-up owner account.
@@ -64,11 +129,20 @@ type env struct {
 
 func newEnv(t *testing.T, desktop bool) *env {
 	t.Helper()
+	return newEnvWith(t, desktop, nil)
+}
+
+// newEnvWith is newEnv with the settings that mod makes (none when nil).
+func newEnvWith(t *testing.T, desktop bool, mod func(*server.Config)) *env {
+	t.Helper()
 	cfg := server.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.OwnerEmail = ownerEmail
 	cfg.UI = os.DirFS(distDir)
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	if mod != nil {
+		mod(&cfg)
+	}
 	srv := server.New(cfg)
 	ctx := context.Background()
 	if err := srv.Open(ctx); err != nil {
@@ -137,34 +211,45 @@ type tab struct {
 	problems []string
 }
 
+// newBrowser opens a tab on base in the shared browser, in a browser
+// context of its own. The tests run in parallel: each has its own server
+// and data folder, so they share nothing but the browser process.
 func newBrowser(t *testing.T, base string) *tab {
 	t.Helper()
-	path := chromiumPath(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 800),
-	)
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx := shared.get(t)
 	b := &tab{t: t, base: base}
-	ctx, cancelC := chromedp.NewContext(actx, chromedp.WithListener(b.listen))
+	ctx, cancel := chromedp.NewContext(bctx, chromedp.WithNewBrowserContext(), chromedp.WithListener(b.listen))
 	b.ctx = ctx
-	t.Cleanup(func() {
-		cancelC()
-		cancelA()
-	})
+	t.Cleanup(cancel)
+	// The window in front is the only one the system focuses; every tab
+	// behaves as focused, so that focus moves, :focus-visible and the
+	// clipboard work in all of them at once.
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 800)); err != nil {
-		t.Fatalf("start chromium: %v", err)
+		t.Fatalf("open a tab: %v", err)
+	}
+	if _, err := chromedp.Call(ctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+		t.Fatalf("focus emulation: %v", err)
 	}
 	t.Cleanup(b.checkConsole)
 	return b
+}
+
+// browserContext is the id of the tab's browser context, for the browser
+// domain's calls (downloads, permissions) that would otherwise change every
+// tab's.
+func (b *tab) browserContext() cdp.BrowserContextID {
+	return chromedp.FromContext(b.ctx).BrowserContextID
+}
+
+// allowDownloads saves this tab's downloads into dir.
+func (b *tab) allowDownloads(dir string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, BrowserContextID: b.browserContext()}); err != nil {
+		b.t.Fatalf("allow downloads: %v", err)
+	}
 }
 
 // listen collects console errors and uncaught exceptions. It runs on the
@@ -263,7 +348,7 @@ func (b *tab) signIn() {
 		chromedp.WaitVisible(chromedp.CSS("#signin-email")),
 		chromedp.SendKeys(chromedp.CSS("#signin-email"), ownerEmail),
 		chromedp.SendKeys(chromedp.CSS("#signin-password"), ownerPassword),
-		chromedp.Click(chromedp.CSS("#signin-submit")),
+		click("#signin-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#user-email")),
 	)
 }
@@ -273,10 +358,48 @@ func (b *tab) activeID() string {
 	return eval[string](b, `document.activeElement ? (document.activeElement.id || document.activeElement.tagName + "." + (document.activeElement.getAttribute("class")||"")) : ""`)
 }
 
+// viewport sets the tab's size and waits until the page has drawn a frame
+// at it, so that what a test measures or captures next is laid out anew.
+func (b *tab) viewport(w, h int64) {
+	b.t.Helper()
+	b.run(fmt.Sprintf("viewport %dx%d", w, h), chromedp.EmulateViewport(w, h))
+	b.waitJS("resized", fmt.Sprintf(`innerWidth === %d && innerHeight === %d`, w, h))
+	eval[bool](b, `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+}
+
+// click waits until sel is visible and enabled, then clicks it: a click on
+// a disabled or inert control does nothing, and the test would then wait for
+// an effect that never comes.
+func click(sel string) chromedp.Action[chromedp.Void] {
+	ready := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && !e.disabled && !e.closest("[inert]"); })()`, sel)
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if _, err := chromedp.Poll[chromedp.Void](ready)(ctx, t); err != nil {
+			return chromedp.Void{}, fmt.Errorf("waiting for %s to be enabled: %w", sel, err)
+		}
+		return chromedp.Click(chromedp.CSS(sel))(ctx, t)
+	}
+}
+
 // press sends one key (kb constant) to the focused element.
 func (b *tab) press(key string) {
 	b.t.Helper()
 	b.run("press key", chromedp.KeyEvent(key))
+}
+
+// pressOn waits until the element sel has the focus and is enabled (a key
+// sent before then would land elsewhere, or on a control that ignores it),
+// then sends key to it.
+func (b *tab) pressOn(sel, key string) {
+	b.t.Helper()
+	b.waitJS("focus on "+sel, fmt.Sprintf(`(() => { const a = document.activeElement; return !!a && a.matches(%q) && !a.disabled && !a.closest("[inert]"); })()`, sel))
+	b.press(key)
+}
+
+// focusPress moves the focus to sel as a Tab would, then presses key on it.
+func (b *tab) focusPress(sel, key string) {
+	b.t.Helper()
+	b.run("focus "+sel, chromedp.Focus(chromedp.CSS(sel)))
+	b.pressOn(sel, key)
 }
 
 // shots captures the page at 1280x800 and 800x900 into SHOTS_DIR/name-W.png,
@@ -291,7 +414,7 @@ func (b *tab) shots(name string) {
 		b.t.Fatal(err)
 	}
 	for _, sz := range [][2]int64{{1280, 800}, {800, 900}} {
-		b.run("viewport", chromedp.EmulateViewport(sz[0], sz[1]), chromedp.Sleep(150*time.Millisecond))
+		b.viewport(sz[0], sz[1])
 		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		cancel()
@@ -316,7 +439,7 @@ func (b *tab) shots(name string) {
 			}
 		}
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 }
 
 // fixture writes a caption file into a temp folder and returns its path.

@@ -18,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -183,6 +182,7 @@ const uploadState = `(document.getElementById("upload-panel")||{}).innerText || 
 const jobsState = `(document.getElementById("jobs-card")||{}).innerText || ""`
 
 func TestMediaUploadRenderJobs(t *testing.T) {
+	t.Parallel()
 	clip := testClip(t, "harbour show.mp4")
 	e := newMediaEnv(t)
 	pid := mediaProject(t, e, "Harbour show")
@@ -199,7 +199,7 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	if got := b.textN("#nav-media"); got != "Media & Jobs" {
 		t.Errorf("nav item = %q", got)
 	}
-	b.run("media page", chromedp.Click(chromedp.CSS("#nav-media")), chromedp.WaitVisible(chromedp.CSS("#upload-card")))
+	b.run("media page", click("#nav-media"), chromedp.WaitVisible(chromedp.CSS("#upload-card")))
 	// The test counts requests through resource timing: room for all of them.
 	eval[bool](b, `(performance.setResourceTimingBufferSize(100000), true)`)
 	if got := b.textN("#page-title"); got != "Media & Jobs" {
@@ -262,7 +262,7 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	b.shots("51-media-uploaded")
 
 	// The form: mux shows container and codec; mp4 means mov_text, mkv offers three.
-	b.run("mux", chromedp.Click(chromedp.CSS("#render-mode-mux_soft")))
+	b.run("mux", click("#render-mode-mux_soft"))
 	if !eval[bool](b, `document.getElementById("render-delivery-field").hidden && !document.getElementById("render-mux-fields").hidden && !document.getElementById("render-media-field").hidden`) {
 		t.Error("mux: delivery should be hidden, container/codec and media shown")
 	}
@@ -279,7 +279,7 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	}
 
 	// A mux_soft render: progress to succeeded, then Play.
-	b.run("start mux", chromedp.Click(chromedp.CSS("#render-start")))
+	b.run("start mux", click("#render-start"))
 	b.waitLong("mux row", `!!document.querySelector('`+jobRow("mux_soft")+`')`, 10*time.Second, jobsState+` + " | " + document.getElementById("render-card").innerText`)
 	b.waitLong("mux succeeded", `(document.querySelector('`+jobRow("mux_soft")+`')||{dataset:{}}).dataset.status === "succeeded" || ["failed","canceled"].includes((document.querySelector('`+jobRow("mux_soft")+`')||{dataset:{}}).dataset.status)`, 90*time.Second, jobsState)
 	if st := eval[string](b, `document.querySelector('`+jobRow("mux_soft")+`').dataset.status`); st != "succeeded" {
@@ -291,7 +291,7 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	if got := b.textN(jobRow("mux_soft") + " .job-status"); !strings.Contains(got, "Succeeded") {
 		t.Errorf("status = %q", got)
 	}
-	b.run("play", chromedp.Click(chromedp.CSS(jobRow("mux_soft")+" .job-play")), chromedp.WaitVisible(chromedp.CSS("#job-video")))
+	b.run("play", click(jobRow("mux_soft")+" .job-play"), chromedp.WaitVisible(chromedp.CSS("#job-video")))
 	b.waitLong("video metadata", `(() => { const v = document.getElementById("job-video"); return v && v.readyState >= 1 && v.duration > 0; })()`, 20*time.Second,
 		`(() => { const v = document.getElementById("job-video"); return v ? "readyState " + v.readyState + " error " + (v.error && v.error.message) + " src " + v.src : "no video"; })()`)
 	if d := eval[float64](b, `document.getElementById("job-video").duration`); d < 5 || d > 7 {
@@ -307,33 +307,27 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 
 	// Download the muxed file through its signed link: an MP4 with a subtitle track's timed text.
 	dl := t.TempDir()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
-		t.Fatalf("set download behaviour: %v", err)
-	}
-	cancel()
+	b.allowDownloads(dl)
 	name := eval[string](b, `document.querySelector('`+jobRow("mux_soft")+` .job-download').dataset.filename`)
-	b.run("download", chromedp.Click(chromedp.CSS(jobRow("mux_soft")+" .job-download")))
+	b.run("download", click(jobRow("mux_soft")+" .job-download"))
 	if p, err := waitFile(dl, name, 15*time.Second); err != nil {
 		t.Error(err)
 	} else if got, _ := os.ReadFile(p); len(got) < 12 || string(got[4:8]) != "ftyp" {
 		t.Errorf("%s is not an MP4 (%d bytes)", name, len(got))
 	}
-	b.run("close player", chromedp.Click(chromedp.CSS("#job-preview-close")))
+	b.run("close player", click("#job-preview-close"))
 	if id := b.activeID(); !strings.Contains(id, "job-play") {
 		t.Errorf("focus after closing the player = %q", id)
 	}
 
 	// An inline sidecar: its text in the page, with Copy.
-	b.run("sidecar", chromedp.Click(chromedp.CSS("#render-mode-sidecar")))
+	b.run("sidecar", click("#render-mode-sidecar"))
 	if !eval[bool](b, `!document.getElementById("render-delivery-field").hidden && document.getElementById("render-media-field").hidden`) {
 		t.Error("sidecar: delivery should show and media hide")
 	}
 	eval[bool](b, `(() => { const s = document.getElementById("render-delivery"); s.value = "inline"; s.dispatchEvent(new Event("change")); return true; })()`)
 	// From the keyboard: Enter on Start render; the focus stays there.
-	b.run("focus start", chromedp.Focus(chromedp.CSS("#render-start")))
-	b.press(kb.Enter)
+	b.focusPress("#render-start", kb.Enter)
 	b.waitLong("sidecar row", `!!document.querySelector('`+jobRow("sidecar")+`')`, 10*time.Second, jobsState)
 	if id := b.activeID(); id != "render-start" {
 		t.Errorf("focus after starting a render = %q", id)
@@ -342,19 +336,19 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	if st := eval[string](b, `document.querySelector('`+jobRow("sidecar")+`').dataset.status`); st != "succeeded" {
 		t.Fatalf("sidecar job %s: %s", st, eval[string](b, jobsState))
 	}
-	b.run("show output", chromedp.Click(chromedp.CSS(jobRow("sidecar")+" .job-show")), chromedp.WaitVisible(chromedp.CSS("#job-output")))
+	b.run("show output", click(jobRow("sidecar")+" .job-show"), chromedp.WaitVisible(chromedp.CSS("#job-output")))
 	if got := b.textN("#job-output"); !strings.Contains(got, "Welcome back to the harbour show.") {
 		t.Errorf("inline output = %q", got)
 	}
-	b.run("copy", chromedp.Click(chromedp.CSS("#job-output-copy")))
+	b.run("copy", click("#job-output-copy"))
 	b.waitJS("copied", `document.getElementById("job-output-status").textContent !== ""`)
 
 	// A burn-in, canceled (or finished first: the button is what is tested).
-	b.run("burn-in", chromedp.Click(chromedp.CSS("#render-mode-burn_in")))
+	b.run("burn-in", click("#render-mode-burn_in"))
 	if !eval[bool](b, `document.getElementById("render-delivery-field").hidden && document.getElementById("render-mux-fields").hidden`) {
 		t.Error("burn-in: delivery and mux fields should hide")
 	}
-	b.run("start burn-in", chromedp.Click(chromedp.CSS("#render-start")))
+	b.run("start burn-in", click("#render-start"))
 	b.waitLong("burn-in row", `!!document.querySelector('`+jobRow("burn_in")+`')`, 10*time.Second, jobsState)
 	st := eval[string](b, `document.querySelector('`+jobRow("burn_in")+`').dataset.status`)
 	if st == "queued" || st == "running" {
@@ -375,20 +369,16 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll("#jobs-body .job-cancel").length`); n != 0 {
 		t.Errorf("%d Cancel buttons left with no job active", n)
 	}
-	// Polling stops once nothing is active: no job request in the next 2.5 s.
-	before := eval[int](b, `performance.getEntriesByType("resource").filter(r => r.name.includes("/api/v1/jobs/")).length`)
-	time.Sleep(2500 * time.Millisecond)
-	if after := eval[int](b, `performance.getEntriesByType("resource").filter(r => r.name.includes("/api/v1/jobs/")).length`); after != before {
-		t.Errorf("the page kept asking for jobs with none active: %d more requests", after-before)
-	}
+	// Polling stops once nothing is active: no poll is due or under way.
+	b.waitJS("polling stopped", `document.getElementById("jobs-area").dataset.polling === "off"`)
 	b.shots("53-media-jobs")
 
 	// At 800 px the page does not scroll sideways.
-	b.run("800 wide", chromedp.EmulateViewport(800, 900), chromedp.Sleep(150*time.Millisecond))
+	b.viewport(800, 900)
 	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 800 {
 		t.Errorf("the page is %d px wide at 800", w)
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 
 	// The jobs are the API's: three, newest first.
 	var jobs struct {
@@ -409,6 +399,7 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 // when the same file is chosen after a reload: only parts 3 to 5 go out,
 // three at a time, then it completes.
 func TestMediaResume(t *testing.T) {
+	t.Parallel()
 	const size = 70 << 20 // 16 MiB parts: five
 	clip := paddedClip(t, size)
 	e := newEnv(t, false)
@@ -485,12 +476,12 @@ func TestMediaResume(t *testing.T) {
 	b.shots("55-media-uploading")
 
 	// Pause keeps what arrived; Resume goes on.
-	b.run("pause", chromedp.Click(chromedp.CSS("#upload-pause")))
+	b.run("pause", click("#upload-pause"))
 	b.waitJS("paused", phase+` === "paused"`)
 	if id := b.activeID(); id != "upload-resume" {
 		t.Errorf("focus after Pause = %q", id)
 	}
-	b.run("resume", chromedp.Click(chromedp.CSS("#upload-resume")))
+	b.run("resume", click("#upload-resume"))
 	b.waitJS("uploading again", phase+` === "uploading"`)
 
 	// The line drops: the parts in flight are retried after a pause, and go through once it is back.
@@ -524,6 +515,7 @@ func TestMediaResume(t *testing.T) {
 
 // TestMediaNeedsPro: a Free+ account has neither video add-on; the page says so.
 func TestMediaNeedsPro(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	tier := account.TierFreePlus
 	if _, err := e.srv.Accounts().UpdateAccount(context.Background(), ownerEmail, account.AccountUpdate{Tier: &tier}); err != nil {
@@ -546,6 +538,7 @@ func TestMediaNeedsPro(t *testing.T) {
 // TestMediaVideoOff: a server started with --video off answers the media
 // and job routes 503; the page says video is off instead of an error.
 func TestMediaVideoOff(t *testing.T) {
+	t.Parallel()
 	cfg := server.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.OwnerEmail = ownerEmail
@@ -620,6 +613,7 @@ var frenchCues = []fftest.Cue{
 // download and a link to the project; the API's timeline is the French
 // cues.
 func TestMediaExtract(t *testing.T) {
+	t.Parallel()
 	plain := testClip(t, "harbour plain.mp4")
 	mkv := extractClip(t)
 	e := newMediaEnv(t)
@@ -749,8 +743,7 @@ func TestMediaExtract(t *testing.T) {
 		t.Errorf("track hint = %q", got)
 	}
 	b.shots("59-media-extract-form")
-	b.run("focus start", chromedp.Focus(chromedp.CSS("#extract-start")))
-	b.press(kb.Enter)
+	b.focusPress("#extract-start", kb.Enter)
 	row := jobRow("soft_track")
 	b.waitLong("extract row", `!!document.querySelector('`+row+`')`, 10*time.Second, jobsState+` + " | " + document.getElementById("extract-card").innerText`)
 	if id := b.activeID(); id != "extract-start" {
@@ -813,11 +806,11 @@ func TestMediaExtract(t *testing.T) {
 	b.shots("60-media-extract-done")
 
 	// At 800 px the page does not scroll sideways.
-	b.run("800 wide", chromedp.EmulateViewport(800, 900), chromedp.Sleep(150*time.Millisecond))
+	b.viewport(800, 900)
 	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 800 {
 		t.Errorf("the page is %d px wide at 800", w)
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 
 	// The project's timeline is the French track now.
 	var proj struct {
@@ -877,13 +870,8 @@ func TestMediaExtract(t *testing.T) {
 
 	// The SRT downloads through its signed link, with the French text.
 	dl := t.TempDir()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
-		t.Fatalf("set download behaviour: %v", err)
-	}
-	cancel()
-	b.run("download srt", chromedp.Click(chromedp.CSS(row+` .job-download[data-filename$=".srt"]`)))
+	b.allowDownloads(dl)
+	b.run("download srt", click(row+` .job-download[data-filename$=".srt"]`))
 	if p, err := waitFile(dl, srtName, 15*time.Second); err != nil {
 		t.Error(err)
 	} else if got, _ := os.ReadFile(p); !bytes.Contains(got, []byte("Le ferry part à six heures.")) {
@@ -896,7 +884,7 @@ func TestMediaExtract(t *testing.T) {
 	if got := b.textN(row + " .job-status"); !strings.Contains(got, "Became revision 2") {
 		t.Errorf("job status after reload = %q", got)
 	}
-	b.run("open project", chromedp.Click(chromedp.CSS(row+" .job-open")))
+	b.run("open project", click(row+" .job-open"))
 	b.waitJS("projects page", fmt.Sprintf(`location.hash === "#/projects/%s"`, pid))
 }
 

@@ -1,15 +1,15 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
+
+	"github.com/captionqa/captionqa/backend/server"
 )
 
 const projectSRT = `1
@@ -45,6 +45,7 @@ The ferry leaves at six.
 `
 
 func TestProjectsCreateOpenDiffExport(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -53,14 +54,14 @@ func TestProjectsCreateOpenDiffExport(t *testing.T) {
 	if got := eval[string](b, `[...document.querySelectorAll("#nav .later")].map(l => l.textContent).join("|")`); strings.Contains(got, "Projects") {
 		t.Errorf("Projects is still listed as coming later: %q", got)
 	}
-	b.run("projects page", chromedp.Click(chromedp.CSS("#nav-projects")), chromedp.WaitVisible(chromedp.CSS("#project-create-form")))
+	b.run("projects page", click("#nav-projects"), chromedp.WaitVisible(chromedp.CSS("#project-create-form")))
 	b.waitJS("empty list", `!document.getElementById("projects-empty").hidden`)
 
 	// Create from a file: the name comes from the file.
 	file := fixture(t, "harbour show.srt", projectSRT)
 	b.run("choose file", chromedp.SetUploadFiles(chromedp.CSS("#project-file"), []string{file}))
 	b.waitJS("name from file", `document.getElementById("project-name").value === "harbour show"`)
-	b.run("create", chromedp.Click(chromedp.CSS("#project-create")), chromedp.WaitVisible(chromedp.CSS("#project-title")))
+	b.run("create", click("#project-create"), chromedp.WaitVisible(chromedp.CSS("#project-title")))
 	if got := b.text("#project-title"); got != "harbour show" {
 		t.Errorf("project title = %q", got)
 	}
@@ -77,7 +78,7 @@ func TestProjectsCreateOpenDiffExport(t *testing.T) {
 		t.Errorf("revisions = %d, want 1", n)
 	}
 	// A cue row selects its cue on the timeline.
-	b.run("select cue", chromedp.Click(chromedp.CSS(`#cue-body tr[data-cue="2"]`)))
+	b.run("select cue", click(`#cue-body tr[data-cue="2"]`))
 	if got := eval[string](b, `document.querySelector("#timeline rect.cue.selected").dataset.cue`); got != "2" {
 		t.Errorf("selected timeline cue = %q", got)
 	}
@@ -108,21 +109,16 @@ func TestProjectsCreateOpenDiffExport(t *testing.T) {
 	b.shots("21-project-drift")
 
 	// Export to two presets and download each artifact by its link.
-	b.run("presets", chromedp.Click(chromedp.CSS("#export-preset-html5")))
-	b.run("export", chromedp.Click(chromedp.CSS("#export-run")), chromedp.WaitVisible(chromedp.CSS("#export-result")))
+	b.run("presets", click("#export-preset-html5"))
+	b.run("export", click("#export-run"), chromedp.WaitVisible(chromedp.CSS("#export-result")))
 	names := eval[[]string](b, `[...document.querySelectorAll("#export-artifacts .artifact-download")].map(x => x.dataset.filename)`)
 	if len(names) != 2 {
 		t.Fatalf("artifacts = %v, want 2", names)
 	}
 	dl := t.TempDir()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	defer cancel()
-	if _, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl}); err != nil {
-		t.Fatalf("set download behaviour: %v", err)
-	}
+	b.allowDownloads(dl)
 	for i, name := range names {
-		b.run("download "+name, chromedp.Click(chromedp.CSS(`#export-artifacts li:nth-child(`+string(rune('1'+i))+`) .artifact-download`)))
+		b.run("download "+name, click(`#export-artifacts li:nth-child(`+string(rune('1'+i))+`) .artifact-download`))
 		p, err := waitFile(dl, name, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -136,28 +132,25 @@ func TestProjectsCreateOpenDiffExport(t *testing.T) {
 
 	// Saving the candidate makes revision 2.
 	b.run("save candidate", chromedp.SetUploadFiles(chromedp.CSS("#drift-file"), []string{cand}), chromedp.WaitVisible(chromedp.CSS("#drift-save")))
-	b.run("save", chromedp.Click(chromedp.CSS("#drift-save")))
+	b.run("save", click("#drift-save"))
 	b.waitJS("revision 2", `(document.getElementById("project-revision")||{}).textContent === "2"`)
 	if n := eval[int](b, `document.querySelectorAll("#revisions-table tr[data-revision]").length`); n != 2 {
 		t.Errorf("revisions after save = %d, want 2", n)
 	}
 
 	// Back to the list: the project is there.
-	b.run("list", chromedp.Click(chromedp.CSS("#projects-back")), chromedp.WaitVisible(chromedp.CSS("#projects-table")))
+	b.run("list", click("#projects-back"), chromedp.WaitVisible(chromedp.CSS("#projects-table")))
 	b.waitJS("row", `document.querySelectorAll("#projects-body tr[data-project-id]").length === 1`)
 	b.shots("23-projects-list")
 }
 
 func TestProjectsEmptyAndPaging(t *testing.T) {
-	e := newEnv(t, false)
+	t.Parallel()
+	// 22 creations in a row pass the default burst of 20.
+	e := newEnvWith(t, false, func(c *server.Config) { c.Burst = 30 })
 	// 22 projects: the first page shows 20 and offers more.
 	for i := 0; i < 22; i++ {
 		status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(`{"name":"Episode `+string(rune('A'+i))+`"}`), "")
-		if status == 429 { // the per-key burst limit: wait and retry
-			time.Sleep(time.Second)
-			i--
-			continue
-		}
 		if status != 201 {
 			t.Fatalf("create: %d %s", status, raw)
 		}
@@ -166,13 +159,13 @@ func TestProjectsEmptyAndPaging(t *testing.T) {
 	b.signIn()
 	b.open("/#/projects")
 	b.waitJS("first page", `document.querySelectorAll("#projects-body tr").length === 20`)
-	b.run("more", chromedp.Click(chromedp.CSS("#projects-more")))
+	b.run("more", click("#projects-more"))
 	b.waitJS("second page", `document.querySelectorAll("#projects-body tr").length === 22 && document.getElementById("projects-more").hidden`)
 
 	// An empty project (no file) takes its first timeline from a file.
 	b.run("empty project",
 		chromedp.SendKeys(chromedp.CSS("#project-name"), "Blank"),
-		chromedp.Click(chromedp.CSS("#project-create")),
+		click("#project-create"),
 		chromedp.WaitVisible(chromedp.CSS("#project-no-timeline")),
 	)
 	if got := eval[string](b, `document.querySelector("#project-detail .badge").dataset.status`); got != "empty" {

@@ -93,7 +93,7 @@ func runQA(t *testing.T, b *tab, name, body, preset, fix, std string) {
 	)
 	eval[bool](b, `["qa-preset","qa-fix","qa-standard"].forEach(id => document.getElementById(id).dispatchEvent(new Event("change"))), true`)
 	b.waitJS("file name", fmt.Sprintf(`document.getElementById("qa-file-name").textContent.includes(%q)`, name))
-	b.run("run", chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("run", click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 }
 
 // wantImpact is the documented impact (ui/labels.ts impactOf), written
@@ -224,6 +224,7 @@ func before(b *tab, a, c string) bool {
 }
 
 func TestResultsDeliveryProblemsFirst(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -301,7 +302,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 		t.Errorf("%d Blocks delivery tags in the delivery table, want %d", n, len(want.Report.Remaining))
 	}
 	// Sorting by impact puts high first.
-	b.run("sort by impact", chromedp.Click(chromedp.CSS(`#delivery-table button.sort[data-sort="impact"]`)))
+	b.run("sort by impact", click(`#delivery-table button.sort[data-sort="impact"]`))
 	imps := eval[[]string](b, `[...document.querySelectorAll("#delivery-body tr[data-code]")].map(r => r.dataset.impact)`)
 	if !slices.IsSortedFunc(imps, func(a, c string) int { return impactRank[a] - impactRank[c] }) {
 		t.Errorf("sorted by impact: %v", imps)
@@ -348,7 +349,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 	if outside := eval[int](b, `[...document.querySelectorAll('#result [data-code="strip_styling"]')].filter(el => !el.closest("#changes")).length`); outside != 0 {
 		t.Errorf("%d strip_styling elements outside Changes CaptionQA made", outside)
 	}
-	b.run("source timeline", chromedp.Click(chromedp.CSS("#tl-view-source")))
+	b.run("source timeline", click("#tl-view-source"))
 	if n := eval[int](b, `document.querySelectorAll('#timeline .marker[data-code="strip_styling"]').length`); n != 0 {
 		t.Errorf("%d strip_styling markers on the source timeline", n)
 	}
@@ -378,7 +379,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 		t.Errorf("strip group heading = %q", got)
 	}
 	// A change's cue link shows that cue of the uploaded file.
-	b.run("change link", chromedp.Click(chromedp.CSS(`#changes .change-group[data-action="split"] button.cue-link`)))
+	b.run("change link", click(`#changes .change-group[data-action="split"] button.cue-link`))
 	b.waitJS("source cue 2", `document.getElementById("cue-detail-title").textContent === "Cue 2" && document.getElementById("cue-detail-where").dataset.space === "source"`)
 	if got := b.text("#cue-detail-times"); !strings.HasPrefix(got, "00:03.400 → 00:05.000") {
 		t.Errorf("source cue 2 times = %q", got)
@@ -393,6 +394,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 }
 
 func TestResultsEmptyDelivery(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -414,6 +416,7 @@ func TestResultsEmptyDelivery(t *testing.T) {
 }
 
 func TestResultsTimelineSwitch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -447,7 +450,7 @@ func TestResultsTimelineSwitch(t *testing.T) {
 	}
 
 	// Source: the uploaded file's cues, times and findings.
-	b.run("source", chromedp.Click(chromedp.CSS("#tl-view-source")))
+	b.run("source", click("#tl-view-source"))
 	if n := cues(); n != want.Report.InputCues {
 		t.Errorf("source timeline cues = %d, want %d", n, want.Report.InputCues)
 	}
@@ -469,7 +472,7 @@ func TestResultsTimelineSwitch(t *testing.T) {
 
 	// A row of the delivery's table shows the delivery's cue, and the
 	// timeline follows.
-	b.run("delivery row", chromedp.Click(chromedp.CSS(`#delivery-body tr[data-cue="2"]`)))
+	b.run("delivery row", click(`#delivery-body tr[data-cue="2"]`))
 	b.waitJS("delivery cue 3", `document.getElementById("cue-detail-title").textContent === "Cue 3" && document.getElementById("cue-detail-where").dataset.space === "delivery"`)
 	if got := b.text("#cue-detail-text"); !strings.Contains(got, "the night ferries") {
 		t.Errorf("delivery cue 3 text = %q", got)
@@ -481,7 +484,7 @@ func TestResultsTimelineSwitch(t *testing.T) {
 		t.Error("the delivery's cue 3 is not selected on the timeline")
 	}
 	// A row of the uploaded file's table shows its cue, on the source timeline.
-	b.run("source row", chromedp.Click(chromedp.CSS(`#diag-body tr[data-cue="3"]`)))
+	b.run("source row", click(`#diag-body tr[data-cue="3"]`))
 	b.waitJS("source cue 4", `document.getElementById("cue-detail-title").textContent === "Cue 4" && document.getElementById("cue-detail-where").dataset.space === "source"`)
 	if n := cues(); n != want.Report.InputCues {
 		t.Errorf("after a source row the timeline shows %d cues, want %d", n, want.Report.InputCues)
@@ -490,17 +493,17 @@ func TestResultsTimelineSwitch(t *testing.T) {
 	// The legend names what is drawn, with the markers' own colours and
 	// shapes; the last tick (at the end of the file) is not cut off.
 	checkLegend(t, b)
-	b.run("delivery", chromedp.Click(chromedp.CSS("#tl-view-delivery")))
+	b.run("delivery", click("#tl-view-delivery"))
 	checkLegend(t, b)
 	for _, w := range []int64{1280, 800} {
-		b.run("viewport", chromedp.EmulateViewport(w, 900))
+		b.viewport(w, 900)
 		b.waitJS("layout", fmt.Sprintf(`innerWidth === %d`, w))
 		for _, v := range []string{"source", "delivery"} {
-			b.run("view", chromedp.Click(chromedp.CSS("#tl-view-"+v)))
+			b.run("view", click("#tl-view-"+v))
 			checkTimelineFits(t, b)
 		}
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 	b.shots("r2-timeline-delivery")
 }
 
@@ -585,6 +588,7 @@ func checkLegend(t *testing.T, b *tab) {
 }
 
 func TestResultsClauseFindingsLinkToCues(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -648,10 +652,10 @@ func TestResultsClauseFindingsLinkToCues(t *testing.T) {
 	}
 
 	// A finding's link shows the delivery's cue, on the delivery's timeline.
-	b.run("source view", chromedp.Click(chromedp.CSS("#tl-view-source")))
+	b.run("source view", click("#tl-view-source"))
 	link := `#clauses li.clause[data-status="fail"] .clause-findings button.cue-link`
 	cue := atoi(eval[string](b, fmt.Sprintf(`document.querySelector(%q).dataset.cue`, link)))
-	b.run("clause link", chromedp.Click(chromedp.CSS(link)))
+	b.run("clause link", click(link))
 	b.waitJS("cue detail", fmt.Sprintf(`document.getElementById("cue-detail-title").textContent === "Cue %d" && document.getElementById("cue-detail-where").dataset.space === "delivery"`, cue+1))
 	if got := eval[string](b, `document.getElementById("tl-view-delivery").getAttribute("aria-pressed")`); got != "true" {
 		t.Error("a clause's cue link did not switch the timeline to the delivery")
@@ -669,6 +673,7 @@ func TestResultsClauseFindingsLinkToCues(t *testing.T) {
 // many problems, that nothing of the navigation, the form and the timeline
 // is cut off or scrolls sideways.
 func TestResultsFitNarrowPages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -679,7 +684,7 @@ func TestResultsFitNarrowPages(t *testing.T) {
 	// 600 px checks the navigation and the form only: below 640 px the
 	// timeline scrolls sideways in its own box, by design.
 	for _, w := range []int64{1280, 800, 600} {
-		b.run("viewport", chromedp.EmulateViewport(w, 900))
+		b.viewport(w, 900)
 		b.waitJS("layout", fmt.Sprintf(`innerWidth === %d`, w))
 		var problems []string
 		raw := eval[string](b, `JSON.stringify(((full) => {
@@ -735,11 +740,11 @@ func TestResultsFitNarrowPages(t *testing.T) {
 			}
 		}
 		// Each view of the timeline fits.
-		b.run("source view", chromedp.Click(chromedp.CSS("#tl-view-source")))
+		b.run("source view", click("#tl-view-source"))
 		checkTimelineFits(t, b)
-		b.run("delivery view", chromedp.Click(chromedp.CSS("#tl-view-delivery")))
+		b.run("delivery view", click("#tl-view-delivery"))
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 	b.shots("r4-many-problems")
 	for _, id := range []string{"delivery-problems", "tl", "clauses-s"} {
 		eval[bool](b, fmt.Sprintf(`document.getElementById(%q).scrollIntoView({block: "start"}), true`, id))
@@ -751,6 +756,7 @@ func TestResultsFitNarrowPages(t *testing.T) {
 // suggestions; the aided output, a file of its own, lists what is left in
 // it with its own cue numbers, and the timeline can show it.
 func TestResultsAidedOutput(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -779,13 +785,13 @@ func TestResultsAidedOutput(t *testing.T) {
 		t.Errorf("aided rows = %v, want %v", got, w)
 	}
 	// Its timeline: its own cues.
-	b.run("aided view", chromedp.Click(chromedp.CSS("#tl-view-aided")))
+	b.run("aided view", click("#tl-view-aided"))
 	if n := eval[int](b, `document.querySelectorAll("#timeline rect.cue").length`); n != want.AidedReport.OutputCues {
 		t.Errorf("aided timeline cues = %d, want %d", n, want.AidedReport.OutputCues)
 	}
 	d := want.AidedReport.Remaining[0]
-	b.run("source view", chromedp.Click(chromedp.CSS("#tl-view-source")))
-	b.run("aided row", chromedp.Click(chromedp.CSS(fmt.Sprintf(`#aided-body tr[data-cue="%d"]`, *d.CueIndex))))
+	b.run("source view", click("#tl-view-source"))
+	b.run("aided row", click(fmt.Sprintf(`#aided-body tr[data-cue="%d"]`, *d.CueIndex)))
 	b.waitJS("aided cue", fmt.Sprintf(`document.getElementById("cue-detail-title").textContent === "Cue %d" && document.getElementById("cue-detail-where").dataset.space === "aided"`, *d.CueIndex+1))
 	if got := eval[string](b, `document.getElementById("tl-view-aided").getAttribute("aria-pressed")`); got != "true" {
 		t.Error("an aided row did not switch the timeline to the aided output")
@@ -861,6 +867,7 @@ No
 // thresholds, apart from whether it blocks delivery, in the table, the
 // cue detail and the timeline.
 func TestResultsImpactTags(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -924,12 +931,12 @@ func TestResultsImpactTags(t *testing.T) {
 		}
 	}
 	// Sorting by impact: high, medium, low; Enter on a row shows its impact in the cue detail.
-	b.run("sort", chromedp.Click(chromedp.CSS(`#delivery-table button.sort[data-sort="impact"]`)))
+	b.run("sort", click(`#delivery-table button.sort[data-sort="impact"]`))
 	imps := eval[[]string](b, `[...document.querySelectorAll("#delivery-body tr[data-code]")].map(r => r.dataset.impact)`)
 	if !slices.IsSortedFunc(imps, func(a, c string) int { return impactRank[a] - impactRank[c] }) || imps[0] != "high" {
 		t.Errorf("sorted by impact: %v", imps)
 	}
-	b.run("first row", chromedp.Click(chromedp.CSS(`#delivery-body tr[data-code]`)))
+	b.run("first row", click(`#delivery-body tr[data-code]`))
 	b.waitJS("detail", `!!document.querySelector("#cue-detail-problems .impact")`)
 	if got := b.text("#cue-detail-problems li"); !strings.HasPrefix(got, "High") {
 		t.Errorf("cue detail problem = %q", got)

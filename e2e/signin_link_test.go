@@ -50,6 +50,7 @@ func (e *env) ownerLink(t *testing.T) string {
 // token gone from the address; the owner's first key warns before it is
 // revoked; a used link says how to get a new one.
 func TestSignInLinkSetsPasswordAndSignsIn(t *testing.T) {
+	t.Parallel()
 	e := newFreshEnv(t)
 	b := newBrowser(t, e.ts.URL)
 
@@ -77,7 +78,7 @@ func TestSignInLinkSetsPasswordAndSignsIn(t *testing.T) {
 	b.shots("signin-link")
 
 	// Checked in the page before anything is sent: the link stays usable.
-	b.run("too short", chromedp.SendKeys(chromedp.CSS("#link-password"), "short"), chromedp.Click(chromedp.CSS("#link-submit")))
+	b.run("too short", chromedp.SendKeys(chromedp.CSS("#link-password"), "short"), click("#link-submit"))
 	b.waitJS("short error", `!document.getElementById("link-error").hidden`)
 	if got := b.text("#link-error"); !strings.Contains(got, "at least 10 characters") {
 		t.Errorf("short password error = %q", got)
@@ -85,13 +86,13 @@ func TestSignInLinkSetsPasswordAndSignsIn(t *testing.T) {
 	b.run("mismatch",
 		chromedp.SetValue(chromedp.CSS("#link-password"), ownerPassword),
 		chromedp.SetValue(chromedp.CSS("#link-confirm"), ownerPassword+"!"),
-		chromedp.Click(chromedp.CSS("#link-submit")),
+		click("#link-submit"),
 	)
 	b.waitJS("mismatch error", `document.getElementById("link-error").textContent.includes("differ")`)
 
 	b.run("set password",
 		chromedp.SetValue(chromedp.CSS("#link-confirm"), ownerPassword),
-		chromedp.Click(chromedp.CSS("#link-submit")),
+		click("#link-submit"),
 		chromedp.WaitVisible(chromedp.CSS("#user-email")),
 		chromedp.WaitVisible(chromedp.CSS("#qa-form")),
 	)
@@ -107,8 +108,8 @@ func TestSignInLinkSetsPasswordAndSignsIn(t *testing.T) {
 	b.shots("signin-link-done")
 
 	// The owner's first key asks for a second confirmation.
-	b.run("keys", chromedp.Click(chromedp.CSS("#nav-keys")), chromedp.WaitVisible(chromedp.CSS("#keys-table")))
-	b.run("revoke owner key", chromedp.Click(chromedp.CSS(`#keys-table tbody tr:last-child button.revoke`)), chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
+	b.run("keys", click("#nav-keys"), chromedp.WaitVisible(chromedp.CSS("#keys-table")))
+	b.run("revoke owner key", click(`#keys-table tbody tr:last-child button.revoke`), chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
 	if got := b.text("#revoke-owner-warning"); !strings.Contains(got, "This is the owner key printed at the first start; integrations using it stop working, and the desktop window is unaffected.") {
 		t.Errorf("owner warning = %q", got)
 	}
@@ -116,27 +117,27 @@ func TestSignInLinkSetsPasswordAndSignsIn(t *testing.T) {
 		t.Error("revoke is enabled before the owner warning is acknowledged")
 	}
 	b.shots("signin-link-owner-key")
-	b.run("acknowledge", chromedp.Click(chromedp.CSS("#revoke-owner-ack")))
+	b.run("acknowledge", click("#revoke-owner-ack"))
 	if eval[bool](b, `document.getElementById("revoke-confirm").disabled`) {
 		t.Error("revoke is still disabled after the acknowledgement")
 	}
-	b.run("cancel", chromedp.Click(chromedp.CSS("#revoke-cancel")), chromedp.WaitNotVisible(chromedp.CSS("#revoke-dialog")))
+	b.run("cancel", click("#revoke-cancel"), chromedp.WaitNotVisible(chromedp.CSS("#revoke-dialog")))
 	if status, raw := e.api(t, "GET", "/api/v1/me", "", nil, ""); status != 200 {
 		t.Errorf("owner key after cancel: %d %s", status, raw)
 	}
 
 	// The password the link set signs in as usual.
-	b.run("sign out", chromedp.Click(chromedp.CSS("#sign-out")), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	b.run("sign out", click("#sign-out"), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
 	b.signIn()
 
 	// A used link shows the server's message, which says how to get a new one.
-	b.run("sign out again", chromedp.Click(chromedp.CSS("#sign-out")), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	b.run("sign out again", click("#sign-out"), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
 	b.open(link)
 	b.run("used link",
 		chromedp.WaitVisible(chromedp.CSS("#link-form")),
 		chromedp.SetValue(chromedp.CSS("#link-password"), "another password"),
 		chromedp.SetValue(chromedp.CSS("#link-confirm"), "another password"),
-		chromedp.Click(chromedp.CSS("#link-submit")),
+		click("#link-submit"),
 	)
 	b.waitJS("dead link error", `!document.getElementById("link-error").hidden`)
 	if got := b.text("#link-error"); !strings.Contains(got, "already used or expired") || !strings.Contains(got, "captionqa owner link") {
@@ -146,5 +147,5 @@ func TestSignInLinkSetsPasswordAndSignsIn(t *testing.T) {
 		t.Errorf("address after a dead link = %q; want the token gone", href)
 	}
 	b.shots("signin-link-used")
-	b.run("back to the password form", chromedp.Click(chromedp.CSS("#link-cancel")), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	b.run("back to the password form", click("#link-cancel"), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
 }

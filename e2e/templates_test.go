@@ -10,7 +10,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -83,6 +82,7 @@ const lintLine = `(() => {
 const lastLine = `Math.max(...[...document.querySelectorAll("#template-source-wrap .cm-lineNumbers .cm-gutterElement")].filter(g => g.style.visibility !== "hidden").map(g => parseInt(g.textContent, 10) || 0))`
 
 func TestTemplatesPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	ct, body := multipartForm(t, "harbour show.vtt", []byte(speakersVTT), map[string]string{"name": "harbour show"})
 	status, raw := e.api(t, "POST", "/api/v1/projects", ct, body, "")
@@ -108,7 +108,7 @@ func TestTemplatesPage(t *testing.T) {
 	if got := eval[string](b, `[...document.querySelectorAll("#nav .later")].map(l => l.textContent).join("|")`); strings.Contains(got, "Export templates") {
 		t.Errorf("later nav items = %q, want no Export templates", got)
 	}
-	b.run("templates page", chromedp.Click(chromedp.CSS("#nav-templates")), chromedp.WaitVisible(chromedp.CSS("#template-form")))
+	b.run("templates page", click("#nav-templates"), chromedp.WaitVisible(chromedp.CSS("#template-form")))
 	if got := b.text("#page-title"); got != "Export templates" {
 		t.Errorf("page title = %q", got)
 	}
@@ -142,7 +142,7 @@ func TestTemplatesPage(t *testing.T) {
 	if got := b.text("#template-starter-desc"); !strings.Contains(got, "speaker") {
 		t.Errorf("starter description = %q", got)
 	}
-	b.run("new", chromedp.Click(chromedp.CSS("#template-new")))
+	b.run("new", click("#template-new"))
 	b.waitJS("name focused", `document.activeElement && document.activeElement.id === "template-name"`)
 	if got := eval[string](b, `document.getElementById("template-name").value`); got != "Review script" {
 		t.Errorf("name = %q", got)
@@ -155,7 +155,7 @@ func TestTemplatesPage(t *testing.T) {
 	}
 
 	// A syntax error: a stray brace on the last line, marked there as it is typed.
-	b.run("focus editor", chromedp.Click(chromedp.CSS("#template-source-wrap .cm-content")))
+	b.run("focus editor", click("#template-source-wrap .cm-content"))
 	b.run("to the end", chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	b.run("type", chromedp.KeyEvent("}"))
 	lines := eval[int](b, lastLine)
@@ -180,7 +180,7 @@ func TestTemplatesPage(t *testing.T) {
 		t.Error("no unsaved-changes badge after an edit")
 	}
 	// Saving it is refused with the same place.
-	b.run("save broken", chromedp.Click(chromedp.CSS("#template-save")))
+	b.run("save broken", click("#template-save"))
 	b.waitJS("refused", `document.getElementById("template-save-status").textContent.startsWith("Not saved")`)
 	if got := b.text("#template-save-status"); !strings.Contains(got, fmt.Sprintf("line %d, column 1", lines)) {
 		t.Errorf("save status = %q", got)
@@ -189,10 +189,9 @@ func TestTemplatesPage(t *testing.T) {
 	b.narrowShots("40-templates-syntax-error")
 
 	// Fix it: the mark goes; Save creates revision 1.
-	b.run("focus editor", chromedp.Focus(chromedp.CSS("#template-source")))
-	b.press(kb.Backspace)
+	b.focusPress("#template-source", kb.Backspace)
 	b.waitJS("fixed", `document.getElementById("template-problems").hidden && `+lintLine+` === 0`)
-	b.run("save", chromedp.Click(chromedp.CSS("#template-save")))
+	b.run("save", click("#template-save"))
 	b.waitJS("created", `document.getElementById("template-save-status").textContent.includes("created")`)
 	if got := b.text("#template-meta"); !strings.HasPrefix(got, "Revision 1.") {
 		t.Errorf("meta = %q", got)
@@ -210,7 +209,7 @@ func TestTemplatesPage(t *testing.T) {
 	id := eval[string](b, `location.hash.split("/")[2]`)
 
 	// Test it on the project: the output with its facts.
-	b.run("test", chromedp.Click(chromedp.CSS("#template-test")), chromedp.WaitVisible(chromedp.CSS("#template-test-ok")))
+	b.run("test", click("#template-test"), chromedp.WaitVisible(chromedp.CSS("#template-test-ok")))
 	out := b.text("#template-output")
 	for _, want := range []string{"harbour show", "MARTA", "JONAS", "(NO SPEAKER)", "00:00:03.500  Welcome back to the harbour show.", "and the night ferries."} {
 		if !strings.Contains(out, want) {
@@ -232,11 +231,11 @@ func TestTemplatesPage(t *testing.T) {
 	b.shots("41-templates-test")
 	b.narrowShots("41-templates-test")
 	// At a phone's width the page does not scroll sideways.
-	b.run("phone width", chromedp.EmulateViewport(390, 844), chromedp.Sleep(150*time.Millisecond))
+	b.viewport(390, 844)
 	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 391 {
 		t.Errorf("the page is %d px wide at 390", w)
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 
 	// A stale save: the template changes elsewhere, this copy's save says so; Reload.
 	var other tplJSON
@@ -247,7 +246,7 @@ func TestTemplatesPage(t *testing.T) {
 	if s := e.apiJSON(t, "PUT", "/api/v1/export-templates/"+id, `{"scriptSource":`+string(changed)+`,"revision":1}`, &other); s != 200 || other.Revision != 2 {
 		t.Fatalf("put: %d, revision %d", s, other.Revision)
 	}
-	b.run("rename", chromedp.SendKeys(chromedp.CSS("#template-name"), " v2"), chromedp.Click(chromedp.CSS("#template-save")))
+	b.run("rename", chromedp.SendKeys(chromedp.CSS("#template-name"), " v2"), click("#template-save"))
 	b.run("conflict", chromedp.WaitVisible(chromedp.CSS("#template-conflict")))
 	if got := b.text("#template-conflict"); !strings.Contains(got, "changed elsewhere") || !strings.Contains(got, "revision 2") || strings.Contains(got, "409") {
 		t.Errorf("conflict = %q", got)
@@ -257,7 +256,7 @@ func TestTemplatesPage(t *testing.T) {
 	}
 	b.shots("42-templates-conflict")
 	b.narrowShots("42-templates-conflict")
-	b.press(kb.Enter)
+	b.pressOn("#template-reload", kb.Enter)
 	b.waitJS("reloaded", `document.getElementById("template-meta").textContent.startsWith("Revision 2.")`)
 	if got := eval[string](b, editorText); !strings.HasPrefix(got, "// changed elsewhere") {
 		t.Errorf("editor after reload starts %q", got[:min(40, len(got))])
@@ -280,9 +279,9 @@ func TestTemplatesPage(t *testing.T) {
 	}
 
 	// A script that fails as it runs: kind, message, line:column and stack, marked in the editor.
-	b.run("open broken", chromedp.Click(chromedp.CSS(`#templates-body tr[data-template-id="`+broken.ID+`"] .template-open`)))
+	b.run("open broken", click(`#templates-body tr[data-template-id="`+broken.ID+`"] .template-open`))
 	b.waitJS("opened", `document.getElementById("template-editor-h").textContent === "Broken"`)
-	b.run("test broken", chromedp.Click(chromedp.CSS("#template-test")), chromedp.WaitVisible(chromedp.CSS("#template-script-error")))
+	b.run("test broken", click("#template-test"), chromedp.WaitVisible(chromedp.CSS("#template-script-error")))
 	if got := eval[string](b, `document.getElementById("template-script-error").dataset.kind`); got != "TypeError" {
 		t.Errorf("error kind = %q", got)
 	}
@@ -296,15 +295,16 @@ func TestTemplatesPage(t *testing.T) {
 		t.Error("no error message")
 	}
 	b.waitJS("marked on line 2", lintLine+` === 2`)
-	// The check as you type runs after a pause; the run's mark outlives it.
-	b.run("pause", chromedp.Sleep(1500*time.Millisecond))
+	// The check as you type runs after a pause (the text was set when the
+	// template opened); the run's mark outlives it.
+	b.waitJS("the check ran", `Number(document.getElementById("template-source-wrap").dataset.checks) >= 1`)
 	if got := eval[int](b, lintLine); got != 2 {
 		t.Errorf("after the check ran, the run's error is marked on line %d, want 2", got)
 	}
 	if got := b.text("#template-problems"); !strings.Contains(got, "Line 2:") || !strings.Contains(got, "TypeError") {
 		t.Errorf("problems after the check = %q", got)
 	}
-	b.run("show in editor", chromedp.Click(chromedp.CSS("#template-error-goto")))
+	b.run("show in editor", click("#template-error-goto"))
 	if id := b.activeID(); id != "template-source" {
 		t.Errorf("focus after Show in the editor = %q", id)
 	}
@@ -312,24 +312,25 @@ func TestTemplatesPage(t *testing.T) {
 	b.narrowShots("43-templates-script-error")
 
 	// Delete it after a confirmation (keyboard): Escape keeps it.
-	b.run("focus delete", chromedp.Focus(chromedp.CSS("#template-delete")))
-	b.press(kb.Enter)
+	b.focusPress("#template-delete", kb.Enter)
 	b.run("dialog", chromedp.WaitVisible(chromedp.CSS("#template-delete-dialog")))
 	if id := b.activeID(); id != "template-delete-cancel" {
 		t.Errorf("focus in dialog = %q", id)
 	}
-	b.press(kb.Escape)
+	b.pressOn("#template-delete-cancel", kb.Escape)
 	b.run("closed", chromedp.WaitNotVisible(chromedp.CSS("#template-delete-dialog")))
 	if id := b.activeID(); id != "template-delete" {
 		t.Errorf("focus after Escape = %q", id)
 	}
-	b.press(kb.Enter)
+	// At once Delete again, then confirm: the first question's close event
+	// may arrive while the second is open, and must not answer it.
+	b.pressOn("#template-delete", kb.Enter)
 	b.run("dialog again", chromedp.WaitVisible(chromedp.CSS("#template-delete-dialog")))
-	b.press(kb.Tab)
+	b.pressOn("#template-delete-cancel", kb.Tab)
 	if id := b.activeID(); id != "template-delete-confirm" {
 		t.Fatalf("Tab in the dialog went to %q, want template-delete-confirm", id)
 	}
-	b.press(kb.Enter)
+	b.pressOn("#template-delete-confirm", kb.Enter)
 	b.waitJS("deleted", `document.querySelectorAll("#templates-body tr[data-template-id]").length === 1 || !document.getElementById("templates-error").hidden`)
 	if msg := eval[string](b, `document.getElementById("templates-error").hidden ? "" : document.getElementById("templates-error").textContent`); msg != "" {
 		t.Fatalf("delete failed: %s", msg)
@@ -352,7 +353,7 @@ func TestTemplatesPage(t *testing.T) {
 	if id := b.activeID(); id != "template-new" {
 		t.Fatalf("Tab from the starter went to %q", id)
 	}
-	b.press(kb.Enter)
+	b.pressOn("#template-new", kb.Enter)
 	b.waitJS("name focused", `document.activeElement && document.activeElement.id === "template-name"`)
 	b.run("type name", chromedp.KeyEvent("Translators CSV"))
 	var order []string
@@ -387,7 +388,7 @@ func TestTemplatesPage(t *testing.T) {
 	if order[0] != "template-delete" || order[2] != "template-project" || order[3] != "template-test" {
 		t.Errorf("Tab order from Save = %v", order)
 	}
-	b.press(kb.Enter)
+	b.pressOn("#template-test", kb.Enter)
 	b.run("csv output", chromedp.WaitVisible(chromedp.CSS("#template-test-ok")))
 	if got := b.text("#template-output"); !strings.Contains(got, "#,Start,End,Duration (s),Speaker,Text,Translation,Notes") || !strings.Contains(got, `2,"00:00:03,500","00:00:06,000",2.500,Marta,Welcome back to the harbour show.,,`) {
 		t.Errorf("CSV output = %q", got)
@@ -403,13 +404,12 @@ func TestTemplatesPage(t *testing.T) {
 	// Unsaved edits are not dropped without a question.
 	b.run("edit name", chromedp.Focus(chromedp.CSS("#template-name")))
 	b.run("type", chromedp.KeyEvent("!"))
-	b.run("focus new", chromedp.Focus(chromedp.CSS("#template-new")))
-	b.press(kb.Enter)
+	b.focusPress("#template-new", kb.Enter)
 	b.run("discard dialog", chromedp.WaitVisible(chromedp.CSS("#template-discard-dialog")))
 	if id := b.activeID(); id != "template-discard-cancel" {
 		t.Errorf("focus in the discard dialog = %q", id)
 	}
-	b.press(kb.Escape)
+	b.pressOn("#template-discard-cancel", kb.Escape)
 	b.run("closed", chromedp.WaitNotVisible(chromedp.CSS("#template-discard-dialog")))
 	if got := eval[string](b, `document.getElementById("template-name").value`); got != "Translators CSV!" {
 		t.Errorf("name after keeping the edits = %q", got)
@@ -417,6 +417,7 @@ func TestTemplatesPage(t *testing.T) {
 }
 
 func TestTemplatesNeedsPro(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	tier := account.TierFreePlus
 	if _, err := e.srv.Accounts().UpdateAccount(context.Background(), ownerEmail, account.AccountUpdate{Tier: &tier}); err != nil {
@@ -437,6 +438,7 @@ func TestTemplatesNeedsPro(t *testing.T) {
 }
 
 func TestTemplatesRuntimeOff(t *testing.T) {
+	t.Parallel()
 	cfg := server.DefaultConfig()
 	cfg.DataDir = t.TempDir()
 	cfg.OwnerEmail = ownerEmail

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 )
@@ -41,6 +39,7 @@ The ferry leaves at <b>six</b> &amp; returns at nine.
 `
 
 func TestSignInNavigateAndSignOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 
@@ -52,7 +51,7 @@ func TestSignInNavigateAndSignOut(t *testing.T) {
 	b.run("wrong password",
 		chromedp.SendKeys(chromedp.CSS("#signin-email"), ownerEmail),
 		chromedp.SendKeys(chromedp.CSS("#signin-password"), "not the password"),
-		chromedp.Click(chromedp.CSS("#signin-submit")),
+		click("#signin-submit"),
 	)
 	b.waitJS("sign-in error", `!document.getElementById("signin-error").hidden`)
 	if got := b.text("#signin-error"); got == "" || strings.Contains(got, "401") {
@@ -69,7 +68,7 @@ func TestSignInNavigateAndSignOut(t *testing.T) {
 	}
 	b.shots("02-run-qa")
 
-	b.run("account", chromedp.Click(chromedp.CSS("#nav-account")), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
+	b.run("account", click("#nav-account"), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
 	if got := b.text("#account-tier"); got != "Pro" {
 		t.Errorf("tier = %q, want Pro", got)
 	}
@@ -84,7 +83,7 @@ func TestSignInNavigateAndSignOut(t *testing.T) {
 	// Reload keeps the session (cookie) and the route.
 	b.run("reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
 
-	b.run("sign out", chromedp.Click(chromedp.CSS("#sign-out")), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
+	b.run("sign out", click("#sign-out"), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
 	b.run("reload signed out", chromedp.Reload(), chromedp.WaitVisible(chromedp.CSS("#signin-form")))
 	if n := eval[int](b, `document.querySelectorAll("#user-email").length`); n != 0 {
 		t.Error("still signed in after sign-out and reload")
@@ -92,6 +91,7 @@ func TestSignInNavigateAndSignOut(t *testing.T) {
 }
 
 func TestRunQAReportTimelineClausesDownload(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -107,7 +107,7 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	// SetValue does not fire change: tell the page.
 	eval[bool](b, `["qa-preset","qa-fix","qa-standard"].forEach(id => document.getElementById(id).dispatchEvent(new Event("change"))), true`)
 	b.waitJS("file name", `document.getElementById("qa-file-name").textContent.includes("harbour show.srt")`)
-	b.run("run", chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("run", click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 
 	// The same request through the API with a key, to compare.
 	ct, body := multipartForm(t, "harbour show.srt", []byte(problemSRT), map[string]string{"preset": "generic", "fixProfile": "auto-split-cps", "standard": "fcc-79.1"})
@@ -161,7 +161,7 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll("#timeline rect.cue").length`); n != want.Report.OutputCues || n != 7 {
 		t.Errorf("delivery timeline cues = %d, want %d", n, want.Report.OutputCues)
 	}
-	b.run("source timeline", chromedp.Click(chromedp.CSS("#tl-view-source")))
+	b.run("source timeline", click("#tl-view-source"))
 	if n := eval[int](b, `document.querySelectorAll("#timeline rect.cue").length`); n != 5 {
 		t.Errorf("source timeline cues = %d, want 5", n)
 	}
@@ -181,11 +181,11 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	b.shots("03-run-qa-result")
 
 	// Sorting the uploaded file's findings: click the Cue header twice.
-	b.run("sort", chromedp.Click(chromedp.CSS(`#diag-table button.sort[data-sort="cue"]`)))
+	b.run("sort", click(`#diag-table button.sort[data-sort="cue"]`))
 	if got := eval[string](b, `document.querySelector('#diag-table th[data-col="cue"]').getAttribute("aria-sort")`); got != "ascending" {
 		t.Errorf("aria-sort after one click = %q", got)
 	}
-	b.run("sort desc", chromedp.Click(chromedp.CSS(`#diag-table button.sort[data-sort="cue"]`)))
+	b.run("sort desc", click(`#diag-table button.sort[data-sort="cue"]`))
 	// Cue 5's only finding is its styling, which is among the changes: cue 4 comes first.
 	first := eval[string](b, `document.querySelector("#diag-body tr[data-cue]").dataset.cue`)
 	if first != "3" {
@@ -204,7 +204,7 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	eval[bool](b, `(s => (s.value = "", s.dispatchEvent(new Event("change")), true))(document.getElementById("diag-filter-rule"))`)
 
 	// Clicking a row shows its cue.
-	b.run("row click", chromedp.Click(chromedp.CSS(`#diag-body tr[data-cue="3"]`)), chromedp.WaitVisible(chromedp.CSS("#cue-detail-text")))
+	b.run("row click", click(`#diag-body tr[data-cue="3"]`), chromedp.WaitVisible(chromedp.CSS("#cue-detail-text")))
 	if got := b.text("#cue-detail-text"); !strings.Contains(got, "Marta, are you there?") {
 		t.Errorf("cue detail text = %q", got)
 	}
@@ -212,7 +212,7 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 		t.Errorf("cue detail times = %q", got)
 	}
 	// Clicking a timeline marker selects its cue.
-	b.run("marker click", chromedp.Click(chromedp.CSS(`#timeline .marker[data-cue="1"]`)))
+	b.run("marker click", click(`#timeline .marker[data-cue="1"]`))
 	b.waitJS("cue 2 detail", `document.getElementById("cue-detail-title").textContent === "Cue 2"`)
 	if got := b.text("#cue-detail-text"); !strings.Contains(got, "tide tables") {
 		t.Errorf("cue detail after marker = %q", got)
@@ -224,18 +224,12 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 
 	// Download the delivery output through the browser.
 	dl := t.TempDir()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
-	_, err := chromedp.CallBrowser(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-		Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dl})
-	cancel()
-	if err != nil {
-		t.Fatalf("set download behaviour: %v", err)
-	}
+	b.allowDownloads(dl)
 	name := eval[string](b, `document.getElementById("download-output").dataset.filename`)
 	if name != "harbour show.srt" {
 		t.Errorf("download name = %q, want %q", name, "harbour show.srt")
 	}
-	b.run("download", chromedp.Click(chromedp.CSS("#download-output")))
+	b.run("download", click("#download-output"))
 	p, err := waitFile(dl, name, 10*time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +243,7 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 		if aname != "harbour show.aided.srt" {
 			t.Errorf("aided download name = %q", aname)
 		}
-		b.run("download aided", chromedp.Click(chromedp.CSS("#download-aided")))
+		b.run("download aided", click("#download-aided"))
 		p, err := waitFile(dl, aname, 10*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -266,17 +260,18 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 }
 
 func TestAPIKeysCreateShowOnceRevoke(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
-	b.run("keys page", chromedp.Click(chromedp.CSS("#nav-keys")), chromedp.WaitVisible(chromedp.CSS("#keys-table")))
+	b.run("keys page", click("#nav-keys"), chromedp.WaitVisible(chromedp.CSS("#keys-table")))
 	before := eval[int](b, `document.querySelectorAll("#keys-table tbody tr").length`)
 	b.shots("05-keys")
 
 	b.run("create",
 		chromedp.SendKeys(chromedp.CSS("#key-name"), "render farm"),
-		chromedp.Click(chromedp.CSS("#key-scope-account-read")),
-		chromedp.Click(chromedp.CSS("#key-create")),
+		click("#key-scope-account-read"),
+		click("#key-create"),
 		chromedp.WaitVisible(chromedp.CSS("#key-secret")),
 	)
 	secret := eval[string](b, `document.getElementById("key-secret").value`)
@@ -287,7 +282,7 @@ func TestAPIKeysCreateShowOnceRevoke(t *testing.T) {
 	if got := b.text("#key-secret-panel"); !strings.Contains(got, "only once") {
 		t.Errorf("no show-once warning: %q", got)
 	}
-	b.run("copy", chromedp.Click(chromedp.CSS("#key-secret-copy")))
+	b.run("copy", click("#key-secret-copy"))
 	b.waitJS("copy status", `document.getElementById("key-secret-status").textContent !== ""`)
 	b.shots("07-key-secret")
 
@@ -313,23 +308,21 @@ func TestAPIKeysCreateShowOnceRevoke(t *testing.T) {
 	}
 
 	// Revoke with the dialog, by keyboard.
-	b.run("open revoke", chromedp.Focus(chromedp.CSS(row+" button.revoke")))
-	b.press(kb.Enter)
+	b.focusPress(row+" button.revoke", kb.Enter)
 	b.run("dialog", chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
 	if id := b.activeID(); id != "revoke-cancel" {
 		t.Errorf("focus in dialog = %q, want revoke-cancel", id)
 	}
 	b.shots("08-revoke-dialog")
-	b.press(kb.Escape)
+	b.pressOn("#revoke-cancel", kb.Escape)
 	b.run("dialog closed", chromedp.WaitNotVisible(chromedp.CSS("#revoke-dialog")))
-	b.run("reopen", chromedp.Focus(chromedp.CSS(row+" button.revoke")))
-	b.press(kb.Enter)
+	b.focusPress(row+" button.revoke", kb.Enter)
 	b.run("dialog", chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
-	b.press(kb.Tab)
+	b.pressOn("#revoke-cancel", kb.Tab)
 	if id := b.activeID(); id != "revoke-confirm" {
 		t.Errorf("Tab in dialog went to %q, want revoke-confirm", id)
 	}
-	b.press(kb.Enter)
+	b.pressOn("#revoke-confirm", kb.Enter)
 	b.waitJS("revoked", `document.querySelector("#keys-table tbody tr:first-child").dataset.status === "revoked"`)
 	if status, _ := e.api(t, "GET", "/api/v1/me", "", nil, secret); status != 401 {
 		t.Errorf("revoked key on /me: %d, want 401", status)
@@ -337,6 +330,7 @@ func TestAPIKeysCreateShowOnceRevoke(t *testing.T) {
 }
 
 func TestQuickConverterSignedOut(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.open("/")
@@ -345,7 +339,7 @@ func TestQuickConverterSignedOut(t *testing.T) {
 		t.Errorf("quick remaining before = %q", got)
 	}
 	file := fixture(t, "clip.srt", problemSRT)
-	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
 	if got := b.text("#quick-remaining"); got != "4 free runs left today" {
 		t.Errorf("quick remaining after = %q", got)
 	}
@@ -356,6 +350,7 @@ func TestQuickConverterSignedOut(t *testing.T) {
 }
 
 func TestAPIErrorShowsEnvelopeMessage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -372,7 +367,7 @@ func TestAPIErrorShowsEnvelopeMessage(t *testing.T) {
 	}
 
 	file := fixture(t, "notes.srt", junk)
-	b.run("run junk", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")))
+	b.run("run junk", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), click("#qa-run"))
 	b.waitJS("error", `!document.getElementById("qa-error").hidden`)
 	got := b.text("#qa-error")
 	if !strings.Contains(got, env.Error.Message) {
@@ -384,7 +379,7 @@ func TestAPIErrorShowsEnvelopeMessage(t *testing.T) {
 	b.shots("10-api-error")
 
 	// A key without a name: 400 bad_request, message from the envelope.
-	b.run("keys", chromedp.Click(chromedp.CSS("#nav-keys")), chromedp.WaitVisible(chromedp.CSS("#key-form")), chromedp.Click(chromedp.CSS("#key-create")))
+	b.run("keys", click("#nav-keys"), chromedp.WaitVisible(chromedp.CSS("#key-form")), click("#key-create"))
 	b.waitJS("key error", `!document.getElementById("keys-error").hidden`)
 	if got := b.text("#keys-error"); got == "" || strings.Contains(got, "400") {
 		t.Errorf("key error = %q", got)
@@ -392,6 +387,7 @@ func TestAPIErrorShowsEnvelopeMessage(t *testing.T) {
 }
 
 func TestKeyboardOnlyRunQA(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	b := newBrowser(t, e.ts.URL)
 	b.open("/")
@@ -445,7 +441,7 @@ func TestKeyboardOnlyRunQA(t *testing.T) {
 	if !eval[bool](b, `getComputedStyle(document.activeElement).outlineStyle !== "none"`) {
 		t.Error("the Run button shows no focus ring")
 	}
-	b.press(kb.Enter)
+	b.pressOn("#qa-run", kb.Enter)
 	b.run("result", chromedp.WaitVisible(chromedp.CSS("#result")))
 	b.waitJS("focus on result", `document.activeElement && document.activeElement.id === "result-heading"`)
 
@@ -466,6 +462,7 @@ func TestKeyboardOnlyRunQA(t *testing.T) {
 }
 
 func TestDesktopWindowIsSignedIn(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, true)
 	b := newBrowser(t, e.ts.URL)
 	b.open("/")
@@ -477,8 +474,8 @@ func TestDesktopWindowIsSignedIn(t *testing.T) {
 		t.Errorf("user = %q", got)
 	}
 	file := fixture(t, "desk.srt", problemSRT)
-	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), chromedp.Click(chromedp.CSS("#qa-run")), chromedp.WaitVisible(chromedp.CSS("#result")))
-	b.run("account", chromedp.Click(chromedp.CSS("#nav-account")), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
+	b.run("run", chromedp.SetUploadFiles(chromedp.CSS("#qa-file"), []string{file}), click("#qa-run"), chromedp.WaitVisible(chromedp.CSS("#result")))
+	b.run("account", click("#nav-account"), chromedp.WaitVisible(chromedp.CSS("#usage-bar")))
 	if got := b.text("#usage-text"); !strings.HasPrefix(got, "1 of ") {
 		t.Errorf("usage after one run = %q", got)
 	}

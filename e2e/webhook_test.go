@@ -129,7 +129,7 @@ func (b *tab) narrowShots(name string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		b.t.Fatal(err)
 	}
-	b.run("narrow viewport", chromedp.EmulateViewport(390, 844), chromedp.Sleep(150*time.Millisecond))
+	b.viewport(390, 844)
 	for _, full := range []bool{false, true} {
 		ctx, cancel := context.WithTimeout(b.ctx, 30*time.Second)
 		var png []byte
@@ -149,7 +149,7 @@ func (b *tab) narrowShots(name string) {
 			b.t.Fatal(err)
 		}
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 }
 
 // refreshUntil clicks the log's Refresh until expr holds.
@@ -165,11 +165,12 @@ func (b *tab) refreshUntil(what, expr string) {
 			b.t.Fatalf("%s: never true after refreshing: %s\nlog: %s", what, expr, eval[string](b, `document.getElementById("deliveries-area").innerText`))
 		}
 		time.Sleep(300 * time.Millisecond)
-		b.run("refresh", chromedp.Click(chromedp.CSS("#deliveries-refresh")))
+		b.run("refresh", click("#deliveries-refresh"))
 	}
 }
 
 func TestWebhookPage(t *testing.T) {
+	t.Parallel()
 	rcv := newReceiver(t)
 	e := newWebhookEnv(t, rcv.caFile(t))
 	b := newBrowser(t, e.ts.URL)
@@ -180,7 +181,7 @@ func TestWebhookPage(t *testing.T) {
 	if strings.Contains(later, "Webhook") {
 		t.Errorf("later nav items = %q, want no Webhook", later)
 	}
-	b.run("webhook page", chromedp.Click(chromedp.CSS("#nav-webhook")), chromedp.WaitVisible(chromedp.CSS("#webhook-form")))
+	b.run("webhook page", click("#nav-webhook"), chromedp.WaitVisible(chromedp.CSS("#webhook-form")))
 	if got := eval[string](b, `document.getElementById("nav-webhook").getAttribute("aria-current")`); got != "page" {
 		t.Errorf("nav-webhook aria-current = %q", got)
 	}
@@ -210,7 +211,7 @@ func TestWebhookPage(t *testing.T) {
 	b.shots("30-webhook-empty")
 
 	// Send test event before there is a webhook: said in the result area.
-	b.run("test without webhook", chromedp.Click(chromedp.CSS("#webhook-test")), chromedp.WaitVisible(chromedp.CSS("#webhook-test-error")))
+	b.run("test without webhook", click("#webhook-test"), chromedp.WaitVisible(chromedp.CSS("#webhook-test-error")))
 	if got := b.text("#webhook-test-error"); !strings.Contains(got, "Save an endpoint URL first") || strings.Contains(got, "409") {
 		t.Errorf("test without a webhook = %q", got)
 	}
@@ -218,7 +219,7 @@ func TestWebhookPage(t *testing.T) {
 	// An http:// URL: the envelope's message, the field marked.
 	b.run("http url",
 		chromedp.SendKeys(chromedp.CSS("#webhook-url"), "http://hooks.example.com/captionqa"),
-		chromedp.Click(chromedp.CSS("#webhook-save")),
+		click("#webhook-save"),
 	)
 	b.waitJS("url error", `!document.getElementById("webhook-error").hidden`)
 	if got := b.text("#webhook-error"); !strings.Contains(got, "HTTPS") || strings.Contains(got, "400") {
@@ -235,7 +236,7 @@ func TestWebhookPage(t *testing.T) {
 	eval[bool](b, `(document.getElementById("webhook-url").value = "", true)`)
 	b.run("set url",
 		chromedp.SendKeys(chromedp.CSS("#webhook-url"), rcv.ts.URL+"/hooks/captionqa"),
-		chromedp.Click(chromedp.CSS("#webhook-save")),
+		click("#webhook-save"),
 		chromedp.WaitVisible(chromedp.CSS("#webhook-secret-full")),
 	)
 	secret := eval[string](b, `document.getElementById("webhook-secret-full").value`)
@@ -254,11 +255,11 @@ func TestWebhookPage(t *testing.T) {
 	if got := b.text("#webhook-secret-masked"); got != webhook.Mask(secret) {
 		t.Errorf("masked secret = %q, want %q", got, webhook.Mask(secret))
 	}
-	b.run("copy", chromedp.Click(chromedp.CSS("#webhook-secret-copy")))
+	b.run("copy", click("#webhook-secret-copy"))
 	b.waitJS("copy status", `document.getElementById("webhook-secret-status").textContent !== ""`)
 	b.shots("31-webhook-secret")
 	b.narrowShots("31-webhook-secret")
-	b.run("done", chromedp.Click(chromedp.CSS("#webhook-secret-done")))
+	b.run("done", click("#webhook-secret-done"))
 	if n := eval[int](b, `document.querySelectorAll("#webhook-secret-full").length`); n != 0 {
 		t.Error("the secret is still shown after Done")
 	}
@@ -267,7 +268,7 @@ func TestWebhookPage(t *testing.T) {
 	}
 
 	// Send test event: delivered, signed with the secret.
-	b.run("test", chromedp.Click(chromedp.CSS("#webhook-test")), chromedp.WaitVisible(chromedp.CSS("#webhook-test-outcome")))
+	b.run("test", click("#webhook-test"), chromedp.WaitVisible(chromedp.CSS("#webhook-test-outcome")))
 	if got := eval[string](b, `document.getElementById("webhook-test-outcome").dataset.status`); got != "delivered" {
 		t.Fatalf("test outcome = %q (%s)", got, b.text("#webhook-test-outcome"))
 	}
@@ -289,7 +290,7 @@ func TestWebhookPage(t *testing.T) {
 
 	// A receiver answering 500: the test fails with the status shown.
 	rcv.status.Store(http.StatusInternalServerError)
-	b.run("failing test", chromedp.Click(chromedp.CSS("#webhook-test")))
+	b.run("failing test", click("#webhook-test"))
 	b.waitJS("failed outcome", `(document.getElementById("webhook-test-outcome")||{dataset:{}}).dataset.status === "failed"`)
 	if got := b.text("#webhook-test-outcome"); !strings.Contains(got, "Failed") || !strings.Contains(got, "HTTP 500") {
 		t.Errorf("failed test outcome = %q", got)
@@ -330,8 +331,7 @@ func TestWebhookPage(t *testing.T) {
 		t.Errorf("failed row response = %q", got)
 	}
 	before := len(rcv.got())
-	b.run("focus redeliver", chromedp.Focus(chromedp.CSS(failedRow+" button.redeliver")))
-	b.press(kb.Enter)
+	b.focusPress(failedRow+" button.redeliver", kb.Enter)
 	b.waitJS("announced", `document.getElementById("live").textContent.includes("Redelivery")`)
 	b.waitJS("focus kept on the row", fmt.Sprintf(`document.activeElement && document.activeElement.matches('%s button.redeliver')`, failedRow))
 	b.refreshUntil("redelivered", fmt.Sprintf(`document.querySelector('%s').dataset.status === "delivered"`, failedRow))
@@ -341,33 +341,32 @@ func TestWebhookPage(t *testing.T) {
 	b.shots("32-webhook-log")
 	b.narrowShots("32-webhook-log")
 	// At a phone's width the page does not scroll sideways: the table does, in its box.
-	b.run("phone width", chromedp.EmulateViewport(390, 844), chromedp.Sleep(150*time.Millisecond))
+	b.viewport(390, 844)
 	// (1 px of slack: the header itself is 391 px wide at 390 on every page.)
 	if w := eval[int](b, `document.documentElement.scrollWidth`); w > 391 {
 		t.Errorf("the page is %d px wide at 390", w)
 	}
-	b.run("viewport", chromedp.EmulateViewport(1280, 800))
+	b.viewport(1280, 800)
 
 	// Rotate: confirm in a dialog (keyboard), the new secret shown once.
-	b.run("focus rotate", chromedp.Focus(chromedp.CSS("#webhook-rotate")))
-	b.press(kb.Enter)
+	b.focusPress("#webhook-rotate", kb.Enter)
 	b.run("dialog", chromedp.WaitVisible(chromedp.CSS("#rotate-dialog")))
 	if id := b.activeID(); id != "rotate-cancel" {
 		t.Errorf("focus in dialog = %q, want rotate-cancel", id)
 	}
 	b.shots("33-webhook-rotate")
-	b.press(kb.Escape)
+	b.pressOn("#rotate-cancel", kb.Escape)
 	b.run("dialog closed", chromedp.WaitNotVisible(chromedp.CSS("#rotate-dialog")))
 	if id := b.activeID(); id != "webhook-rotate" {
 		t.Errorf("focus after Escape = %q, want webhook-rotate", id)
 	}
-	b.press(kb.Enter)
+	b.pressOn("#webhook-rotate", kb.Enter)
 	b.run("dialog again", chromedp.WaitVisible(chromedp.CSS("#rotate-dialog")))
-	b.press(kb.Tab)
+	b.pressOn("#rotate-cancel", kb.Tab)
 	if id := b.activeID(); id != "rotate-confirm" {
 		t.Errorf("Tab in dialog went to %q, want rotate-confirm", id)
 	}
-	b.press(kb.Enter)
+	b.pressOn("#rotate-confirm", kb.Enter)
 	b.run("new secret", chromedp.WaitVisible(chromedp.CSS("#webhook-secret-full")))
 	b.waitJS("focus on the new secret", `document.activeElement && document.activeElement.id === "webhook-secret-full"`)
 	rotated := eval[string](b, `document.getElementById("webhook-secret-full").value`)
@@ -377,7 +376,7 @@ func TestWebhookPage(t *testing.T) {
 	if got := b.text("#webhook-secret-panel"); !strings.Contains(got, "only once") {
 		t.Errorf("no show-once warning after rotating: %q", got)
 	}
-	b.run("test after rotate", chromedp.Click(chromedp.CSS("#webhook-test")))
+	b.run("test after rotate", click("#webhook-test"))
 	b.waitJS("delivered again", `(() => { const o = document.getElementById("webhook-test-outcome"); return o && o.dataset.status === "delivered" && o.dataset.deliveryId !== "`+failedID+`"; })()`)
 	last := rcv.got()[len(rcv.got())-1]
 	if !webhook.Verify(rotated, last.body, last.header.Get(webhook.HeaderSignature)) || webhook.Verify(secret, last.body, last.header.Get(webhook.HeaderSignature)) {
@@ -390,9 +389,9 @@ func TestWebhookPage(t *testing.T) {
 	if eval[bool](b, `document.getElementById("webhook-enabled").checked`) {
 		t.Fatal("Space did not turn the switch off")
 	}
-	b.run("save off", chromedp.Click(chromedp.CSS("#webhook-save")))
+	b.run("save off", click("#webhook-save"))
 	b.waitJS("saved off", `document.getElementById("webhook-save-status").textContent.includes("off")`)
-	b.run("redeliver while off", chromedp.Click(chromedp.CSS(`#deliveries-body tr:first-child button.redeliver`)))
+	b.run("redeliver while off", click(`#deliveries-body tr:first-child button.redeliver`))
 	b.waitJS("redeliver error", `!document.getElementById("deliveries-error").hidden`)
 	if got := b.text("#deliveries-error"); !strings.Contains(got, "disabled") || strings.Contains(got, "409") {
 		t.Errorf("redeliver while off = %q", got)
@@ -416,6 +415,7 @@ func TestWebhookPage(t *testing.T) {
 }
 
 func TestWebhookNeedsPro(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, false)
 	tier := account.TierFreePlus
 	if _, err := e.srv.Accounts().UpdateAccount(context.Background(), ownerEmail, account.AccountUpdate{Tier: &tier}); err != nil {
@@ -423,7 +423,7 @@ func TestWebhookNeedsPro(t *testing.T) {
 	}
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
-	b.run("webhook page", chromedp.Click(chromedp.CSS("#nav-webhook")), chromedp.WaitVisible(chromedp.CSS("#webhook-pro")))
+	b.run("webhook page", click("#nav-webhook"), chromedp.WaitVisible(chromedp.CSS("#webhook-pro")))
 	if got := b.text("#webhook-pro"); !strings.Contains(got, "Pro") || strings.Contains(got, "403") {
 		t.Errorf("Pro explanation = %q", got)
 	}

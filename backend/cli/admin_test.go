@@ -228,6 +228,9 @@ func apiStatus(t *testing.T, url, path, secret string) (int, string) {
 // TestServeWithAdminCommands runs the admin commands on the data folder
 // of a running server, and checks the first-start owner key.
 func TestServeWithAdminCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("serves and runs every admin command against the server (make test runs it)")
+	}
 	t.Parallel()
 	dir := t.TempDir()
 	url, out, stop := serve(t, dir)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/captionqa/captionqa/backend/internal/race"
+
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/rules"
 )
@@ -365,9 +367,7 @@ func TestScanMatches(t *testing.T) {
 
 // Cues that need no fix cost no allocation beyond the track copy.
 func TestCleanCuesAllocateNothing(t *testing.T) {
-	if raceEnabled {
-		t.Skip("allocation counts differ under the race detector")
-	}
+	race.Skip(t, "allocation counts differ under the race detector")
 	cues := make([]caption.Cue, 1000)
 	for i := range cues {
 		cues[i] = cue("", int64(i)*4000, int64(i)*4000+3000, "The harbour lights were already\nlit when we reached the quay.")

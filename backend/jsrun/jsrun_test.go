@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/internal/race"
+
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/exporttpl"
 )
@@ -157,7 +159,7 @@ func TestOutputTooLarge(t *testing.T) {
 	// Under it in characters, over it in UTF-8 bytes: Go's check.
 	_, err = run(t, r, `function exportTimeline() { return {body: 'é'.repeat(8 * 1024 * 1024 + 1)} }`, oneCue(), 10*time.Second)
 	scriptErr(t, err, exporttpl.PhaseResult, exporttpl.KindOutputTooLarge)
-	if raceBuild {
+	if race.Enabled {
 		return // the engine copies 16 MiB slowly under the race detector
 	}
 	// At the limit exactly: fine.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/internal/race"
+
 	"github.com/captionqa/captionqa/backend/exporttpl"
 	"modernc.org/quickjs"
 )
@@ -134,8 +136,8 @@ func TestTimeLimit(t *testing.T) {
 	r := newRunner()
 	for _, tt := range loops() {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.needsKick && !kickSupported {
-				t.Skip("race build: the watchdog's kick is left out")
+			if tt.needsKick {
+				race.Skip(t, "the watchdog's kick is left out")
 			}
 			c := compile(t, r, tt.src)
 			start := time.Now()
@@ -158,9 +160,7 @@ func TestTimeLimit(t *testing.T) {
 // polls the interrupt handler rarely; the watchdog's kick stops it at the
 // deadline anyway. Without the kick this loop runs for minutes.
 func TestHeavyBuiltins(t *testing.T) {
-	if !kickSupported {
-		t.Skip("race build: the watchdog's kick is left out")
-	}
+	race.Skip(t, "the watchdog's kick is left out")
 	r := newRunner()
 	for _, src := range []string{
 		"function exportTimeline() { let s = 'ab'.repeat(1 << 16); for (;;) s = s.split('').reverse().join('') }",
@@ -175,9 +175,7 @@ func TestHeavyBuiltins(t *testing.T) {
 }
 
 func TestKickerFindsTheEngine(t *testing.T) {
-	if !kickSupported {
-		t.Skip("race build: the watchdog's kick is left out")
-	}
+	race.Skip(t, "the watchdog's kick is left out")
 	vm, err := quickjs.NewVM()
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +225,7 @@ func bombs() []limitCase {
 
 func bombRunner() (*Runner, int) {
 	mem := exporttpl.MemoryLimit
-	if raceBuild {
+	if race.Enabled {
 		mem = 8 << 20
 	}
 	return New(Options{MaxConcurrent: 4, MemoryLimit: mem}), mem
@@ -258,7 +256,7 @@ func TestManyAtOnce(t *testing.T) {
 	r, _ := bombRunner()
 	var cases []limitCase
 	for _, tt := range loops() {
-		if kickSupported || !tt.needsKick {
+		if !race.Enabled || !tt.needsKick {
 			cases = append(cases, tt)
 		}
 	}

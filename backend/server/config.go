@@ -136,6 +136,11 @@ type Config struct {
 	// (burn-in; default half the cores, at least 1). Stream copies and
 	// sidecars run one at a time beside them.
 	VideoWorkers int
+	// VideoStaleAfter is how long a running job's heartbeat may be silent
+	// before the job is taken for one whose process died and is run again
+	// (default video.StaleAfter, 30 s); the rescuer looks twice as often.
+	// Tests that kill servers on purpose shorten it.
+	VideoStaleAfter time.Duration
 	// MaxMediaBytes is the largest media upload (default 8 GiB).
 	MaxMediaBytes int64
 	// ExplainOff turns ExplainAI off: process results say

@@ -48,6 +48,9 @@ func serveChild(dir string, edit func(*server.Config)) int {
 	cfg.DataDir, cfg.Addr = dir, "127.0.0.1:0"
 	cfg.MaxUploads, cfg.MaxUploadsPerClient = 100, 100
 	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6
+	// Children are killed on purpose: their jobs are taken for dead after
+	// 5 s of silence, not 30, so a test waits seconds for the rescue.
+	cfg.VideoStaleAfter = 5 * time.Second
 	if edit != nil {
 		edit(&cfg)
 	}

@@ -59,7 +59,7 @@ func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker, vids *video
 	ws := jobs.NewWorkers()
 	hooks.register(ws)
 	vids.register(ws)
-	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg, vids.lanes(&s.cfg), vids.tasks())
+	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg, vids.lanes(&s.cfg), vids.tasks(&s.cfg))
 	if err != nil {
 		return err
 	}

@@ -16,13 +16,16 @@ import (
 	"github.com/captionqa/captionqa/backend/video/ffmpeg"
 )
 
-// Periods of the video upkeep tasks.
-const (
-	mediaSweepEvery = 10 * time.Minute
-	// videoRescueEvery checks for jobs a dead process left: a fraction of
-	// video.StaleAfter, so one is run again within about 45 s.
-	videoRescueEvery = 15 * time.Second
-)
+// mediaSweepEvery is the period of the media sweeper.
+const mediaSweepEvery = 10 * time.Minute
+
+// videoStaleAfter is Config.VideoStaleAfter or its default.
+func videoStaleAfter(cfg *Config) time.Duration {
+	if cfg.VideoStaleAfter > 0 {
+		return cfg.VideoStaleAfter
+	}
+	return video.StaleAfter
+}
 
 // videoParts are the media and video services with the ffmpeg runner.
 // The queue's worker and tasks are registered before the queue exists,
@@ -103,8 +106,10 @@ func (v *videoParts) lanes(cfg *Config) map[string]int {
 	return map[string]int{string(video.LaneHeavy): videoWorkers(cfg), string(video.LaneLight): 1}
 }
 
-// tasks are the media sweeper and the video job rescuer.
-func (v *videoParts) tasks() []jobs.Task {
+// tasks are the media sweeper and the video job rescuer, which looks for
+// the jobs a dead process left at half their stale time, so that one runs
+// again within 1.5 times it (45 s by default).
+func (v *videoParts) tasks(cfg *Config) []jobs.Task {
 	if v.runner == nil {
 		return nil
 	}
@@ -113,7 +118,7 @@ func (v *videoParts) tasks() []jobs.Task {
 			_, err := v.media.Sweep(ctx)
 			return err
 		}},
-		{Name: "video_rescue", Every: videoRescueEvery, Run: func(ctx context.Context) error {
+		{Name: "video_rescue", Every: videoStaleAfter(cfg) / 2, Run: func(ctx context.Context) error {
 			_, err := v.videos.Rescue(ctx)
 			return err
 		}},
@@ -129,5 +134,5 @@ func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool pro
 		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes, Presigner: s.presigner, Now: s.cfg.Now})
 	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(), Revisions: s.projects,
 		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
-		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, Now: s.cfg.Now, Logger: s.log.With("component", "video")})
+		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, StaleAfter: videoStaleAfter(&s.cfg), Now: s.cfg.Now, Logger: s.log.With("component", "video")})
 }

@@ -30,6 +30,9 @@ const jobWait = 3 * time.Minute
 // is polled to its end: progress never goes back and ends at 1, its
 // times are set, and every answer fits the served contract.
 func TestVideoRenderJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders video in every mode with ffmpeg (make test runs it)")
+	}
 	t.Parallel()
 	e := newVideoEnv(t, nil)
 	pid := e.newProject("Harbour show", mediaIR)

@@ -47,8 +47,11 @@ type Options struct {
 	// HeavyWorkers and LightWorkers are how many jobs each lane works at
 	// once (for the wait estimate; default 1 each).
 	HeavyWorkers, LightWorkers int
-	Now                        func() time.Time
-	Logger                     *slog.Logger
+	// StaleAfter is how long a running job's heartbeat may be silent
+	// before Rescue takes its process for dead (default [StaleAfter]).
+	StaleAfter time.Duration
+	Now        func() time.Time
+	Logger     *slog.Logger
 }
 
 // Service accepts, runs and cancels video jobs. It is safe for
@@ -74,6 +77,9 @@ func NewService(o Options) *Service {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	o.HeavyWorkers, o.LightWorkers = max(o.HeavyWorkers, 1), max(o.LightWorkers, 1)
+	if o.StaleAfter <= 0 {
+		o.StaleAfter = StaleAfter
+	}
 	return &Service{o: o, running: map[string]context.CancelCauseFunc{}}
 }
 

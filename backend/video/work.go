@@ -14,9 +14,9 @@ import (
 // heartbeat, and so how soon a cancel from another process reaches it.
 const Heartbeat = time.Second
 
-// StaleAfter is when a running job whose heartbeat stopped is taken for
-// one whose process died: many heartbeats, so a slow disk or a busy
-// writer never passes for a death.
+// StaleAfter is the default of Options.StaleAfter, when a running job
+// whose heartbeat stopped is taken for one whose process died: many
+// heartbeats, so a slow disk or a busy writer never passes for a death.
 const StaleAfter = 30 * time.Second
 
 // MaxRuns bounds how often a job is run again after its process died:
@@ -138,12 +138,12 @@ func lastLines(s string, n int) string {
 }
 
 // Rescue runs again the jobs whose process died mid-run (no heartbeat for
-// [StaleAfter]), up to [MaxRuns] runs; a job past them fails with
+// Options.StaleAfter), up to [MaxRuns] runs; a job past them fails with
 // "interrupted". It is the job queue's periodic task, and runs at each
 // start. It returns how many jobs it moved.
 func (s *Service) Rescue(ctx context.Context) (int, error) {
 	jerr := JobError{Code: ErrCodeInterrupted, Message: fmt.Sprintf("the job was cut off %d times (the server stopped while it ran)", MaxRuns)}
-	n, err := s.o.Store.Rescue(ctx, s.now().Add(-StaleAfter), MaxRuns, jerr, s.now(), workArgs)
+	n, err := s.o.Store.Rescue(ctx, s.now().Add(-s.o.StaleAfter), MaxRuns, jerr, s.now(), workArgs)
 	if n > 0 {
 		s.o.Logger.Warn("video jobs a stopped process cut off are queued again or failed", "jobs", n)
 	}

@@ -152,6 +152,9 @@ export function createEditor(opts: EditorOptions): CodeEditor {
         async (view) => {
           const doc = view.state.doc;
           const found = await check(doc.toString());
+          // data-checks counts the checks answered since the text was set,
+          // so that a test can wait for one instead of for a pause.
+          opts.parent.dataset.checks = String(Number(opts.parent.dataset.checks ?? 0) + 1);
           // A newer text, or no answer: keep what is marked.
           if (found === null || view.state.doc !== doc) return diagnosticsOf(view.state.doc, problems);
           const all = withMarked(doc, found);
@@ -176,6 +179,7 @@ export function createEditor(opts: EditorOptions): CodeEditor {
     text: () => view.state.doc.toString(),
     setText(text: string) {
       view.setState(EditorState.create({ doc: text, extensions }));
+      opts.parent.dataset.checks = "0";
       marked = null;
       publish([]);
     },

@@ -3,6 +3,8 @@
 // The corpus lives outside the repository, at ../shared/corpus next to the
 // checkout (or wherever CAPTIONQA_CORPUS points). It is never copied into
 // the project: tests read it in place and skip, saying why, when it is absent.
+// Under CI=true an absent corpus fails the test instead: a conformance suite
+// that skips there would let a run pass without checking anything.
 package corpus
 
 import (
@@ -15,14 +17,15 @@ import (
 )
 
 // Dir returns the corpus folder, or skips the test with a clear message
-// when it is absent.
+// when it is absent (fails it under CI=true).
 func Dir(tb testing.TB) string {
 	tb.Helper()
 	if d := os.Getenv("CAPTIONQA_CORPUS"); d != "" {
 		if isDir(d) {
 			return d
 		}
-		tb.Skipf("corpus: CAPTIONQA_CORPUS=%s is not a folder; conformance test skipped", d)
+		Missing(tb, "CAPTIONQA_CORPUS="+d+" is not a folder")
+		return ""
 	}
 	root, err := moduleRoot()
 	if err == nil {
@@ -31,8 +34,19 @@ func Dir(tb testing.TB) string {
 			return d
 		}
 	}
-	tb.Skip("corpus: ../shared/corpus (next to the checkout) is absent and CAPTIONQA_CORPUS is unset; conformance test skipped")
+	Missing(tb, "../shared/corpus (next to the checkout) is absent and CAPTIONQA_CORPUS is unset")
 	return ""
+}
+
+// Missing ends a test that lacks corpus files: a skip that says why, or,
+// under CI=true, a failure.
+func Missing(tb testing.TB, why string) {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("corpus: %s; CI runs the conformance tests on the corpus", why)
+		return
+	}
+	tb.Skipf("corpus: %s; conformance test skipped (CI=true makes this a failure)", why)
 }
 
 // Path returns the file or folder rel inside the corpus (slash separated).

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/internal/race"
 )
 
 // Factor is how many times larger the large input is than the small one.
@@ -35,13 +37,11 @@ const runs = 5
 // Under the race detector it skips: the detector's instrumentation of
 // memory, not the code, then sets how time grows with a large heap (a
 // linear reader measured 39 times slower for 32 times the input without
-// it, 341 times with it). make test runs every scaling check in a pass of
-// its own without -race (the tests whose names hold "Linear").
+// it, 341 times with it). make test runs every test that calls Linear
+// again without -race (see package race).
 func Linear[In any](t testing.TB, n int, build func(n int) In, fn func(In)) {
 	t.Helper()
-	if raceDetector {
-		t.Skip("scaling check: runs without -race, in make test's own pass for it")
-	}
+	race.Skip(t, "a scaling check times the code, which the detector slows unevenly")
 	small, large := build(n), build(Factor*n)
 	best := [2]time.Duration{}
 	for r := range runs {

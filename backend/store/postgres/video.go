@@ -104,7 +104,7 @@ func (s *VideoStore) one(ctx context.Context, where string, args ...any) (*video
 // ListJobs returns up to limit of the account's jobs for the project,
 // newest first, with their artifacts.
 func (s *VideoStore) ListJobs(ctx context.Context, accountID, projectID string, limit int) ([]video.Job, error) {
-	return s.list(ctx, `WHERE account_id = $1 AND project_id = $2 ORDER BY created_at DESC, id DESC LIMIT $3`, accountID, projectID, limit)
+	return s.list(ctx, `WHERE account_id = $1 AND project_id = $2 ORDER BY created_at DESC, seq DESC LIMIT $3`, accountID, projectID, limit)
 }
 
 // list returns the jobs the where clause selects, each with its

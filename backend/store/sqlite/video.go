@@ -96,7 +96,7 @@ func (s *VideoStore) one(ctx context.Context, where string, args ...any) (*video
 // ListJobs returns up to limit of the account's jobs for the project,
 // newest first, with their artifacts.
 func (s *VideoStore) ListJobs(ctx context.Context, accountID, projectID string, limit int) ([]video.Job, error) {
-	return s.list(ctx, `WHERE account_id = ? AND project_id = ? ORDER BY created_at DESC, id DESC LIMIT ?`, accountID, projectID, limit)
+	return s.list(ctx, `WHERE account_id = ? AND project_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`, accountID, projectID, limit)
 }
 
 func (s *VideoStore) list(ctx context.Context, where string, args ...any) ([]video.Job, error) {

@@ -15,6 +15,7 @@ import (
 func videoScenarios() []scenario {
 	return []scenario{
 		{"create and read", videoCreate},
+		{"jobs of one second list by insertion", videoSameSecond},
 		{"run states", videoRunStates},
 		{"fail and cancel give the run back", videoFailCancel},
 		{"rescue", videoRescue},
@@ -72,6 +73,23 @@ func (e *env) used(accountID string) int {
 		e.t.Fatal(err)
 	}
 	return n
+}
+
+// videoSameSecond: jobs created within one second list newest first in
+// the order they were made, whatever their ids (a page's jobs table and
+// the API's list agree with what the user started last).
+func videoSameSecond(e *env) {
+	a := e.account(3)
+	var made []string
+	for _, n := range []int{30, 10, 20} {
+		e.job(e.newJob(n, a.ID, video.ModeSidecar))
+		made = append([]string{uuidN(n)}, made...)
+	}
+	list, err := e.queue().Videos().ListJobs(e.ctx, a.ID, uuidN(500), 10)
+	must(e.t, err)
+	if ids := jobIDs(list); !slices.Equal(ids, made) {
+		e.t.Errorf("ListJobs = %v; want %v (the last made first)", ids, made)
+	}
 }
 
 func videoCreate(e *env) {

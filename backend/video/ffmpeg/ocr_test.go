@@ -363,9 +363,7 @@ func fakeTesseract(t *testing.T, body string) {
 		}
 	}
 	if body != "" {
-		if err := os.WriteFile(filepath.Join(dir, "tesseract"), []byte("#!/bin/sh\n"+body), 0o700); err != nil {
-			t.Fatal(err)
-		}
+		writeScript(t, filepath.Join(dir, "tesseract"), body)
 	}
 	t.Setenv("PATH", dir)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,10 +19,24 @@ import (
 func script(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fake-ffmpeg")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body), 0o700); err != nil {
+	writeScript(t, path, body)
+	return path
+}
+
+// writeScript makes path an executable shell script running body. install
+// writes it, not this process: a file this process held open for writing
+// could be inherited by a command another test forks at that moment (until
+// that command execs), and running the script would then fail with "text
+// file busy".
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	src := path + ".src"
+	if err := os.WriteFile(src, []byte("#!/bin/sh\n"+body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return path
+	if out, err := exec.Command("install", "-m", "0700", src, path).CombinedOutput(); err != nil {
+		t.Fatalf("install %s: %v\n%s", path, err, out)
+	}
 }
 
 var muxSpec = video.RenderSpec{

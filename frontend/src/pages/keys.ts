@@ -4,6 +4,7 @@ import { messageOf, type Client } from "../api/client";
 import { SCOPES, type APIKey, type APIKeyCreated, type Scope } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { copyText } from "../download";
+import { openModal, restoreFocus } from "../ui/dialog";
 
 const SCOPE_HELP: Record<Scope, string> = {
   "process:write": "Run QA (POST /process)",
@@ -210,7 +211,6 @@ function secretPanel(k: APIKeyCreated): HTMLElement {
 
 function revokeDialog(client: Client, revoked: () => void, showError: (m: string) => void) {
   let current: APIKey | null = null;
-  let opener: HTMLElement | null = null;
   const text = h("p", { id: "revoke-text" });
   const cancel = h("button", { id: "revoke-cancel", type: "button", class: "button secondary", onclick: () => el.close() }, "Cancel");
   const confirm = h("button", { id: "revoke-confirm", type: "button", class: "button danger" }, "Revoke key");
@@ -230,7 +230,6 @@ function revokeDialog(client: Client, revoked: () => void, showError: (m: string
     ownerWarning,
     h("div", { class: "form-actions" }, cancel, confirm),
   );
-  el.addEventListener("close", () => opener?.focus());
   confirm.addEventListener("click", async () => {
     if (!current || (!ownerWarning.hidden && !ack.checked)) return;
     confirm.disabled = true;
@@ -251,13 +250,12 @@ function revokeDialog(client: Client, revoked: () => void, showError: (m: string
     /** open asks to revoke k; ownerKey adds the owner-key warning, whose box must be ticked first. */
     open(k: APIKey, ownerKey = false) {
       current = k;
-      opener = document.activeElement as HTMLElement | null;
+      const opener = document.activeElement as HTMLElement | null;
       replace(text, "Integrations using ", h("strong", null, k.name), " (", h("code", null, k.prefix), ") will get 401 api_key_revoked. This cannot be undone.");
       ownerWarning.hidden = !ownerKey;
       ack.checked = false;
       confirm.disabled = ownerKey;
-      el.showModal();
-      cancel.focus();
+      void openModal(el, cancel).then(() => restoreFocus(el, opener));
     },
   };
 }

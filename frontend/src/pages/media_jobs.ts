@@ -215,10 +215,13 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
   refresh.addEventListener("click", () => isBusy(refresh) || void load());
 
   function schedule(): void {
-    if (destroyed || timer !== null) return;
-    if (![...rows.values()].some((r) => isActive(r.job))) return;
-    // A tab in the background asks less often.
-    timer = window.setTimeout(() => void tick(), document.hidden ? Math.max(delay, HIDDEN_POLL_MS) : delay);
+    if (!destroyed && timer === null && [...rows.values()].some((r) => isActive(r.job))) {
+      // A tab in the background asks less often.
+      timer = window.setTimeout(() => void tick(), document.hidden ? Math.max(delay, HIDDEN_POLL_MS) : delay);
+    }
+    // "off": no poll is due and none is under way (a tick ends here), so no
+    // job request follows until a job starts; tests wait for it.
+    area.dataset.polling = timer === null ? "off" : "on";
   }
 
   async function tick(): Promise<void> {
@@ -335,6 +338,7 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
     destroyed = true;
     if (timer !== null) window.clearTimeout(timer);
     timer = null;
+    area.dataset.polling = "off";
     preview.close(false);
   }
 

@@ -10,6 +10,7 @@
 import { ApiError, messageOf, type Client } from "../api/client";
 import type { ExportTemplate, Project, ScriptErrorDetails, TemplateRunResult, TemplateSummary } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
+import { openModal, restoreFocus } from "../ui/dialog";
 import { errorBox } from "../ui/notice";
 import { createEditor, type CodeEditor, type Problem } from "../editor";
 import { askForPro, noticeCard } from "../ui/notice";
@@ -782,8 +783,6 @@ function reference(): HTMLElement {
 
 /** confirmDialog is a modal question; ask resolves true when confirmed. Focus returns to the opener. */
 function confirmDialog(o: { id: string; title: string; confirm: string; cancel: string; danger?: boolean }) {
-  let opener: HTMLElement | null = null;
-  let answer: ((ok: boolean) => void) | null = null;
   const text = h("p", { id: `${o.id}-text` });
   const cancel = h("button", { id: `${o.id}-cancel`, type: "button", class: "button secondary" }, o.cancel);
   const ok = h("button", { id: `${o.id}-confirm`, type: "button", class: o.danger ? "button danger" : "button primary" }, o.confirm);
@@ -794,28 +793,17 @@ function confirmDialog(o: { id: string; title: string; confirm: string; cancel: 
     text,
     h("div", { class: "form-actions" }, cancel, ok),
   );
-  let result = false;
   cancel.addEventListener("click", () => el.close());
-  ok.addEventListener("click", () => {
-    result = true;
-    el.close();
-  });
-  el.addEventListener("close", () => {
-    const a = answer;
-    answer = null;
-    // Back to where the user was unless the action moves the focus itself.
-    if (!result && opener?.isConnected) opener.focus();
-    a?.(result);
-  });
+  ok.addEventListener("click", () => el.close("confirm"));
   return {
     el,
-    ask(body: HTMLElement): Promise<boolean> {
-      opener = document.activeElement as HTMLElement | null;
-      result = false;
+    async ask(body: HTMLElement): Promise<boolean> {
+      const opener = document.activeElement as HTMLElement | null;
       replace(text, body);
-      el.showModal();
-      cancel.focus();
-      return new Promise((resolve) => (answer = resolve));
+      const confirmed = (await openModal(el, cancel)) === "confirm";
+      // Back to where the user was unless the action moves the focus itself.
+      if (!confirmed) restoreFocus(el, opener);
+      return confirmed;
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Webhook, WebhookDelivery, WebhookUpdate } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { errorBox } from "../ui/notice";
 import { copyText } from "../download";
+import { openModal, restoreFocus } from "../ui/dialog";
 import { askForPro, noticeCard } from "../ui/notice";
 
 const LOG_LIMIT = 50;
@@ -332,7 +333,6 @@ function secretPanel(secret: string, how: "created" | "rotated", done: () => voi
 
 /** rotateDialog confirms a rotation; confirm answers whether it worked. */
 function rotateDialog(confirm: () => Promise<boolean>) {
-  let opener: HTMLElement | null = null;
   const cancel = h("button", { id: "rotate-cancel", type: "button", class: "button secondary", onclick: () => el.close() }, "Cancel");
   const ok = h("button", { id: "rotate-confirm", type: "button", class: "button danger" }, "Rotate secret");
   const el = h(
@@ -347,11 +347,6 @@ function rotateDialog(confirm: () => Promise<boolean>) {
     h("div", { class: "form-actions" }, cancel, ok),
   );
   let revealed = false;
-  el.addEventListener("close", () => {
-    // After a rotation the new secret has the focus; otherwise go back.
-    if (!revealed) opener?.focus();
-    revealed = false;
-  });
   ok.addEventListener("click", async () => {
     ok.disabled = true;
     try {
@@ -366,10 +361,12 @@ function rotateDialog(confirm: () => Promise<boolean>) {
   return {
     el,
     open() {
-      opener = document.activeElement as HTMLElement | null;
+      const opener = document.activeElement as HTMLElement | null;
       revealed = false;
-      el.showModal();
-      cancel.focus();
+      void openModal(el, cancel).then(() => {
+        // After a rotation the new secret has the focus; otherwise go back.
+        if (!revealed) restoreFocus(el, opener);
+      });
     },
   };
 }
