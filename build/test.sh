@@ -7,12 +7,12 @@
 # child processes):
 #
 #   race    every package's tests with -race (cgo on), but the browser, the
-#           cluster and the package tests; then the static binary's build
+#           cluster and the package tests
 #   plain   gofmt, go vet (also with the desktop build tags), the browser
 #           tests, the API and domain suites on PostgreSQL beside the
 #           three-node cluster tests, then the tests that step aside under
 #           -race, run without it, with one pass of every benchmark (the
-#           bench module's too)
+#           bench module's too), then the static binary's compile
 #
 # then, once the tests have reported, packaging: make dist (amd64, gzip),
 # the package tests and the desktop window's smoke test.
@@ -20,9 +20,8 @@
 # One set of build flags: -trimpath everywhere, cgo on (the race detector
 # and the desktop window need it), so that what go vet compiles is what the
 # plain lane's tests, the desktop build of make dist and the smoke test
-# link. The static binary of make dist (cgo off) compiles apart: the race
-# lane, which ends first, builds it once its tests are done, so that make
-# dist only links it.
+# link. The static binary of make dist (cgo off) compiles apart: the plain
+# lane compiles it last, so that make dist only links it.
 #
 # Each step's output goes to build/test/STEP.log (shown when the step ends,
 # and its go test events to STEP.json); at the end a table gives every
@@ -75,8 +74,17 @@ step() {
 }
 
 # gotest NAME ARGS...: go test ARGS through gotestsum, one line a package,
-# the output of failed tests, and the events in NAME.json.
-gotest() { "$GO" tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile "$out/$1.json" -- "${@:2}"; }
+# the output of failed tests, and the events in NAME.json. Test binaries
+# link without DWARF (-w): nothing here debugs them, stack traces and race
+# reports come from the symbol tables, and a link costs a third less.
+gotest() { "$GO" tool gotestsum --format pkgname-and-test-fails --format-hide-empty-pkg --jsonfile "$out/$1.json" -- -ldflags=-w "${@:2}"; }
+
+# static_compile compiles what the static binary of make dist needs (cgo
+# off), so that make dist only links it: every package it imports but the
+# main one, which would link.
+static_compile() {
+	CGO_ENABLED=0 "$GO" build $(CGO_ENABLED=0 "$GO" list -deps -f '{{if ne .Name "main"}}{{.ImportPath}}{{end}}' .)
+}
 
 # on_postgres CMD...: the store suites' tests on a throwaway PostgreSQL.
 on_postgres() { CAPTIONQA_TEST_STORE=postgres "$@"; }
@@ -101,7 +109,7 @@ norace_and_bench() {
 	run=${args%% *}
 	pkgs=$(printf '%s\n' ${args#* } $(grep -rl --include='*_test.go' '^func Benchmark' backend | xargs -n1 dirname | sed 's|^|./|') | sort -u)
 	gotest norace-and-bench -count=1 "$run" -bench=. -benchtime=1x $pkgs &&
-		(cd bench && "$GO" test -count=1 -run='^$' -bench=. -benchtime=1x ./...)
+		(cd bench && "$GO" test -ldflags=-w -count=1 -run='^$' -bench=. -benchtime=1x ./...)
 }
 
 # Every package but the browser, cluster and package tests, which run in
@@ -109,8 +117,7 @@ norace_and_bench() {
 lane_race() {
 	local pkgs
 	pkgs=$("$GO" list ./... | grep -v -e '/e2e$' -e '/backend/internal/cluster$' -e '/build/package$')
-	step race race-tests gotest race-tests -race -count=1 -timeout 15m $pkgs &&
-		step race static-build env CGO_ENABLED=0 "$GO" build -o /dev/null .
+	step race race-tests gotest race-tests -race -count=1 -timeout 15m $pkgs
 }
 
 lane_plain() {
@@ -120,7 +127,8 @@ lane_plain() {
 		step plain browser gotest browser -count=1 -timeout 10m ./e2e &&
 		step plain postgres-and-cluster on_postgres gotest postgres-and-cluster -count=1 -timeout 10m \
 			./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video ./backend/internal/cluster &&
-		step plain norace-and-bench norace_and_bench
+		step plain norace-and-bench norace_and_bench &&
+		step plain static-compile static_compile
 }
 
 step setup deps-and-ui "$MAKE" --no-print-directory deps-test ui || true
@@ -133,10 +141,13 @@ if [ ! -e "$out/failed" ]; then
 	wait "$plain_pid"
 fi
 
-# Packaging, once the tests have reported.
-step package dist "$MAKE" --no-print-directory dist DIST_ARCHES=amd64 DIST_DEB_COMPRESSION=gzip &&
-	step package package-tests gotest package-tests -count=1 ./build/package &&
+# Packaging, once the tests have reported; the package tests and the
+# desktop smoke test side by side.
+if step package dist "$MAKE" --no-print-directory dist DIST_ARCHES=amd64 DIST_DEB_COMPRESSION=gzip; then
+	step package package-tests gotest package-tests -count=1 ./build/package &
 	step package desktop-smoke build/desktop-smoke.sh
+	wait
+fi
 
 # The report.
 {
