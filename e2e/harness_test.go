@@ -367,11 +367,15 @@ func (b *tab) viewport(w, h int64) {
 	eval[bool](b, `new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
 }
 
+// usable is a JS expression of an element e: there, enabled and not inert,
+// so that a click or a key sent to it takes effect.
+const usable = `!!e && !e.disabled && !e.closest("[inert]")`
+
 // click waits until sel is visible and enabled, then clicks it: a click on
 // a disabled or inert control does nothing, and the test would then wait for
 // an effect that never comes.
 func click(sel string) chromedp.Action[chromedp.Void] {
-	ready := fmt.Sprintf(`(() => { const e = document.querySelector(%q); return !!e && !e.disabled && !e.closest("[inert]"); })()`, sel)
+	ready := fmt.Sprintf(`(e => %s)(document.querySelector(%q))`, usable, sel)
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
 		if _, err := chromedp.Poll[chromedp.Void](ready)(ctx, t); err != nil {
 			return chromedp.Void{}, fmt.Errorf("waiting for %s to be enabled: %w", sel, err)
@@ -391,7 +395,7 @@ func (b *tab) press(key string) {
 // then sends key to it.
 func (b *tab) pressOn(sel, key string) {
 	b.t.Helper()
-	b.waitJS("focus on "+sel, fmt.Sprintf(`(() => { const a = document.activeElement; return !!a && a.matches(%q) && !a.disabled && !a.closest("[inert]"); })()`, sel))
+	b.waitJS("focus on "+sel, fmt.Sprintf(`(e => %s && e.matches(%q))(document.activeElement)`, usable, sel))
 	b.press(key)
 }
 
