@@ -171,9 +171,10 @@ test:
 
 # test-short: the edit-test loop. Every package's tests in -short mode
 # (long tests skip themselves), without the race detector, the browser, the
-# cluster or the packages.
+# cluster or the packages; the collector at the product's setting, as in
+# make test.
 test-short: ui
-	$(GO) test -short $$($(GO) list ./... | grep -v -e '/e2e$$' -e '/backend/internal/cluster$$' -e '/build/package$$')
+	GOGC=$${GOGC:-400} $(GO) test -short $$($(GO) list ./... | grep -v -e '/e2e$$' -e '/backend/internal/cluster$$' -e '/build/package$$')
 
 # cluster: a throwaway PostgreSQL, versitygw and three nodes of the
 # binary on this machine, until Ctrl-C (build/cluster.sh).

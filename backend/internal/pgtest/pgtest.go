@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/internal/procdir"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -71,7 +72,7 @@ func start() (*cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "captionqa-pg-")
+	dir, err := procdir.Make("captionqa-pg-")
 	if err != nil {
 		return nil, err
 	}

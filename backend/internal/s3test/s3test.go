@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/internal/procdir"
 	"github.com/minio/minio-go/v7"
 	"github.com/minio/minio-go/v7/pkg/credentials"
 )
@@ -93,7 +94,7 @@ func start() (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "captionqa-s3-")
+	dir, err := procdir.Make("captionqa-s3-")
 	if err != nil {
 		return nil, err
 	}
