@@ -7,6 +7,11 @@ package assets
 
 import "embed"
 
+// openapi/openapi.json, the contract as the binary serves it, is generated
+// from openapi/openapi.yaml:
+//
+//go:generate go run ../backend/internal/contract/tojson
+
 // FS holds the embedded data folders (schema, presets, standards,
 // openapi); it is read-only.
 //

@@ -1,12 +1,14 @@
 // Package contract is test support for the v1 OpenAPI contract
 // (assets/openapi/openapi.yaml): it loads and validates the document with
 // kin-openapi, checks recorded HTTP exchanges against it, and lists its
-// operations for the route-parity test. It is imported only by tests.
+// operations for the route-parity test. It is imported only by tests and
+// by the generator of the served JSON (tojson).
 package contract
 
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +28,10 @@ import (
 
 // RelPath is where the contract lives, relative to the module root.
 const RelPath = "assets/openapi/openapi.yaml"
+
+// JSONRelPath is the contract as the binary serves it, generated from
+// RelPath by go generate ./assets (see [JSON]).
+const JSONRelPath = "assets/openapi/openapi.json"
 
 // StatusExtension is the vendor extension that marks an operation that is
 // part of the contract but answers 501 not_implemented in this release.
@@ -68,7 +74,7 @@ func Load(tb testing.TB) *Contract {
 }
 
 func load() (*Contract, error) {
-	root, err := moduleRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -93,9 +99,34 @@ func load() (*Contract, error) {
 	return &Contract{doc: doc, router: router, path: p}, nil
 }
 
-// moduleRoot walks up from the working directory to the directory holding
+// JSON converts the contract's YAML to the JSON the binary serves: the
+// document as kin-openapi loads it, indented, with a final newline. It
+// refuses a document that does not load or validate.
+func JSON(yaml []byte) ([]byte, error) {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	doc, err := loader.LoadFromData(yaml)
+	if err != nil {
+		return nil, fmt.Errorf("load: %w", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		return nil, fmt.Errorf("validate: %w", err)
+	}
+	compact, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("to JSON: %w", err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// ModuleRoot walks up from the working directory to the directory holding
 // go.mod.
-func moduleRoot() (string, error) {
+func ModuleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("working directory: %w", err)

@@ -402,3 +402,27 @@ func checkIRTrack(t *testing.T, c *contract.Contract, output string) {
 		t.Errorf("developer-json output is not an IRTrack: %v", err)
 	}
 }
+
+// TestJSONIsCurrent: the served JSON is the YAML's conversion; after an
+// edit of the YAML, go generate ./assets writes it again.
+func TestJSONIsCurrent(t *testing.T) {
+	root, err := contract.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	yaml, err := os.ReadFile(filepath.Join(root, contract.RelPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := contract.JSON(yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(root, contract.JSONRelPath))
+	if err != nil {
+		t.Fatalf("%v: run go generate ./assets", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is not the conversion of %s: run go generate ./assets", contract.JSONRelPath, contract.RelPath)
+	}
+}
