@@ -106,7 +106,8 @@ deps-go:
 	@$(GO) mod download
 	@cd bench && $(GO) mod download
 
-# The UI's npm packages (the CodeMirror editor), exactly as
+# The UI's npm packages (the CodeMirror editor it bundles; openapi-typescript
+# and typescript, which only build and check it), exactly as
 # frontend/package-lock.json pins them: npm ci runs when node_modules is
 # missing or older than the lockfile. Node.js and npm come from Debian
 # (deps-debian) unless a node and an npm are already on the PATH.
@@ -118,10 +119,17 @@ $(NPM_STAMP): frontend/package-lock.json frontend/package.json | deps-debian
 	cd frontend && npm ci --no-audit --no-fund
 	@touch $@
 
-# ui bundles frontend/src into frontend/dist with esbuild's Go API; npm only
-# installs the packages it bundles (deps-npm). The binary embeds the result.
-ui: deps
+# ui writes the UI's wire types from the contract (openapi-typescript, into
+# frontend/src/api/schema.gen.ts, not kept in git), then bundles
+# frontend/src into frontend/dist with esbuild's Go API. The binary embeds
+# the result.
+SCHEMA_TS := frontend/src/api/schema.gen.ts
+
+ui: deps $(SCHEMA_TS)
 	$(GO) run ./frontend/bundle
+
+$(SCHEMA_TS): assets/openapi/openapi.yaml $(NPM_STAMP)
+	frontend/node_modules/.bin/openapi-typescript assets/openapi/openapi.yaml -o $@ --alphabetize
 
 build: ui
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) .

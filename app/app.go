@@ -1,7 +1,7 @@
 // Package app is the desktop shell, the only package that imports Wails
-// (architecture section 3.1). It opens a native window whose page and API
-// requests reach the server's HTTP handler in-process, through Wails'
-// AssetServer, while the server's localhost listener stays up for
+// (docs/architecture.md, The shells). It opens a native window whose page
+// and API requests reach the server's HTTP handler in-process, through
+// Wails' AssetServer, while the server's localhost listener stays up for
 // integrations.
 //
 // The window is built only with the tags desktop,production,webkit2_41

@@ -7,7 +7,7 @@
 #
 # For each architecture in DIST_ARCHES:
 #   captionqa-VERSION-linux-ARCH.tar.gz   the static headless binary
-#       (CGO_ENABLED=0), README.md, LICENSE, THIRD-PARTY-NOTICES and
+#       (CGO_ENABLED=0), README.md and docs/, LICENSE, THIRD-PARTY-NOTICES and
 #       captionqa.service (ExecStart in /usr/local/bin, where make install
 #       puts the binary), in a folder captionqa-VERSION-linux-ARCH/;
 #   captionqa_VERSION_ARCH.deb            /usr/bin/captionqa, the hardened
@@ -120,14 +120,17 @@ control() {
 }
 
 # docs STAGE PACKAGE NOTICES: /usr/share/doc/PACKAGE (copyright, the
-# README and the notices, compressed as Debian does).
+# README, the manual of docs/ and the notices, compressed as Debian does).
 docs() {
-	local d=$1/usr/share/doc/$2
-	install -d -m 0755 "$d"
+	local d=$1/usr/share/doc/$2 f
+	install -d -m 0755 "$d" "$d/docs"
 	install -m 0644 "$pkg/LICENSE" "$d/copyright"
 	gzip -9n <README.md >"$d/README.md.gz"
+	for f in docs/*.md; do
+		gzip -9n <"$f" >"$d/$f.gz"
+	done
 	gzip -9n <"$3" >"$d/THIRD-PARTY-NOTICES.gz"
-	chmod 0644 "$d"/*.gz
+	chmod 0644 "$d"/*.gz "$d"/docs/*.gz
 }
 
 # deb STAGE: build/dist/PACKAGE_VERSION_ARCH.deb, every file root's, with
@@ -152,6 +155,9 @@ for arch in $arches; do
 	install -d -m 0755 "$work/$dir"
 	install -m 0755 "$bin" "$work/$dir/captionqa"
 	install -m 0644 README.md "$pkg/LICENSE" "$work/THIRD-PARTY-NOTICES" "$work/$dir/"
+	# The manual the README links to.
+	install -d -m 0755 "$work/$dir/docs"
+	install -m 0644 docs/*.md "$work/$dir/docs/"
 	sed 's|@BINDIR@|/usr/local/bin|g' "$pkg/captionqa.service" >"$work/$dir/captionqa.service"
 	chmod 0644 "$work/$dir/captionqa.service"
 	tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$epoch" -cf - "$dir" | gzip -6n >"$out/$dir.tar.gz"

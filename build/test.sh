@@ -7,9 +7,10 @@
 # child processes):
 #
 #   race    every package's tests with -race (cgo on), but the browser, the
-#           cluster and the package tests
-#   plain   gofmt, go vet (with the desktop build tags), the browser
-#           tests, the API and domain suites on PostgreSQL beside the
+#           manual's, the cluster and the package tests
+#   plain   gofmt, the UI's TypeScript check (tsc, strict), go vet (with
+#           the desktop build tags), the browser
+#           tests with the manual's examples (package docs), the API and domain suites on PostgreSQL beside the
 #           three-node cluster tests, then the tests that step aside under
 #           -race, run without it, with one pass of every benchmark (the
 #           bench module's too), then the static binary's compile
@@ -123,8 +124,8 @@ norace_and_bench() {
 		(cd bench && "$GO" test -ldflags=-w -count=1 -run='^$' -bench=. -benchtime=1x ./...)
 }
 
-# Every package but the browser, cluster and package tests, which run in
-# their own steps.
+# Every package but the browser, manual, cluster and package tests, which
+# run in their own steps.
 #
 # modernc.org's packages (SQLite, QuickJS and their libc) compile without
 # the race detector's instrumentation (-race=false for them only): they are
@@ -136,14 +137,15 @@ norace_and_bench() {
 race_gcflags='-gcflags=modernc.org/...=-race=false'
 lane_race() {
 	local pkgs
-	pkgs=$("$GO" list ./... | grep -v -e '/e2e$' -e '/backend/internal/cluster$' -e '/build/package$')
+	pkgs=$("$GO" list ./... | grep -v -e '/e2e$' -e '/docs$' -e '/backend/internal/cluster$' -e '/build/package$')
 	step race race-tests gotest race-tests -race "$race_gcflags" -count=1 -timeout 15m $pkgs
 }
 
 lane_plain() {
 	step plain fmt fmt_check &&
+		step plain typecheck frontend/node_modules/.bin/tsc -p frontend/src &&
 		step plain vet vet &&
-		step plain browser gotest browser -count=1 -timeout 10m ./e2e &&
+		step plain browser-and-docs gotest browser-and-docs -count=1 -timeout 10m ./e2e ./docs &&
 		step plain postgres-and-cluster on_postgres gotest postgres-and-cluster -count=1 -timeout 10m \
 			./backend/httpapi ./backend/account ./backend/quota ./backend/media ./backend/video ./backend/internal/cluster &&
 		step plain norace-and-bench norace_and_bench &&

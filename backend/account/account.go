@@ -12,13 +12,14 @@ import (
 	"time"
 )
 
-// Tiers (spec part 2.3 and 8).
+// Tiers (see docs/api.md, Limits and quotas).
 const (
 	TierFreePlus = "free_plus"
 	TierPro      = "pro"
 )
 
-// Entitlements (spec parts 2.3 and 5.2), as /me lists them in features.
+// Entitlements, as /me lists them in features (see docs/api.md, Scopes
+// and entitlements).
 const (
 	FeatureAPIV1           = "API_V1"
 	FeatureAPIKeys         = "API_KEYS"
@@ -27,7 +28,8 @@ const (
 	FeatureCaptionDrift    = "caption_drift"
 	FeatureCaptionExtract  = "caption_extract"
 	FeatureCaptionRender   = "caption_render"
-	// FeatureExplainAI is the explain entitlement of spec part 5.2.
+	// FeatureExplainAI is the entitlement ExplainAI needs, with
+	// FeatureProWorkspace.
 	FeatureExplainAI = "explain_ai"
 )
 
@@ -37,7 +39,7 @@ func Features() []string {
 		FeatureCaptionDrift, FeatureCaptionExtract, FeatureCaptionRender, FeatureExplainAI}
 }
 
-// Scopes of spec part 5.2.
+// Scopes of API keys (see docs/api.md, Scopes and entitlements).
 const (
 	ScopeProcessWrite  = "process:write"
 	ScopeAccountRead   = "account:read"
@@ -56,7 +58,7 @@ func Scopes() []string {
 		ScopeWebhooksRead, ScopeWebhooksWrite, ScopeExportsRead, ScopeExportsWrite}
 }
 
-// Daily caps (spec part 8).
+// Daily caps of successful v1 runs (see docs/api.md, Limits and quotas).
 const (
 	FreePlusDailyCap = 10
 	MaxProDailyCap   = 9999
@@ -102,7 +104,8 @@ func (k *Key) Active(now time.Time) bool {
 }
 
 // HasScope reports whether the key carries scope. A legacy key, stored
-// with no recorded scopes, carries process:write only (spec 5.1 rule 6).
+// with no recorded scopes, carries process:write only (see docs/api.md,
+// Authentication).
 func (k *Key) HasScope(scope string) bool {
 	if len(k.Scopes) == 0 {
 		return scope == ScopeProcessWrite
@@ -121,8 +124,9 @@ type Principal struct {
 
 // Session is a dashboard sign-in: the browser holds its token in a
 // cookie, the store only the token's SHA-256. Mutating requests made with
-// it must carry CSRFToken (spec 5.1 rule 3: the dashboard manages keys
-// through the session; integrations use Bearer keys only).
+// it must carry CSRFToken: the dashboard manages keys through the
+// session; integrations use Bearer keys only (see docs/security.md,
+// Sessions).
 type Session struct {
 	ID        string // uuid
 	AccountID string

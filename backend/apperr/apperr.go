@@ -1,5 +1,5 @@
 // Package apperr is the one error type a client may see: a [Kind] that
-// fixes the wire code of the API's error envelope (spec part 7.2), a
+// fixes the wire code of the API's error envelope (docs/api.md, Errors), a
 // message written for the caller, and optional details. Transport layers
 // map Kind to a status in one table; everything else returns or wraps an
 // *Error. It imports the standard library only.
@@ -11,10 +11,10 @@ import (
 )
 
 // Kind classifies an error. Each kind has exactly one wire code; two kinds
-// share payload_too_large because the spec gives that code two statuses.
+// share payload_too_large because that code has two statuses, 400 and 413.
 type Kind int
 
-// Kinds, in the order of spec part 7.2.
+// Kinds; docs/api.md (Errors) lists their codes with their statuses.
 const (
 	// Internal is the zero Kind: an unexpected failure, shown generically.
 	Internal Kind = iota
@@ -37,12 +37,12 @@ const (
 	NotImplemented
 	Unavailable
 	// MethodNotAllowed: the path is a route, but not for this method (405
-	// method_not_allowed, with the Allow header; spec 7.2 has no row for
-	// it, the served contract documents it).
+	// method_not_allowed, with the Allow header; the served contract
+	// documents it).
 	MethodNotAllowed
 )
 
-// Code returns the wire code of k, as spec part 7.2 writes it.
+// Code returns the wire code of k, as the error envelope carries it.
 func (k Kind) Code() string {
 	switch k {
 	case BadRequest:

@@ -1,6 +1,6 @@
 package apperr
 
-// Envelope is the JSON body of every error response (spec part 7.1):
+// Envelope is the JSON body of every error response (docs/api.md, Errors):
 // {"error": {"code", "message", "details"}}.
 type Envelope struct {
 	Error Body `json:"error"`
@@ -13,7 +13,7 @@ type Body struct {
 	Details map[string]any `json:"details,omitempty"`
 }
 
-// Envelope returns e as the spec's error envelope. An [Internal] error
+// Envelope returns e as the API's error envelope. An [Internal] error
 // shows a generic message: its text may hold details meant for logs only.
 func (e *Error) Envelope() Envelope {
 	if e.Kind == Internal {

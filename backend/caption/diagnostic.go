@@ -34,8 +34,7 @@ type Diagnostic struct {
 	Unit  string   `json:"unit,omitempty"`
 }
 
-// Reader diagnostic codes. Spec part 7.3 names the first four; the rest
-// are ours and equally stable.
+// Reader diagnostic codes (docs/cli.md, Diagnostics). All are stable.
 const (
 	CodeEmptyInput          = "empty_input"
 	CodeNoCues              = "no_cues"

@@ -116,7 +116,7 @@ func writeResult(w io.Writer, res *engine.Result) error {
 	return err
 }
 
-// printError prints the spec's error envelope on standard output, so a
+// printError prints the API's error envelope on standard output, so a
 // script reads the same shape as from the API. A bad request (unknown
 // preset, profile or standard) is a usage error; anything else means the
 // file could not be processed.

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -51,9 +52,12 @@ func currentBuild() buildInfo {
 }
 
 // resolveBuild prefers the linked values; without them (go build, go
-// run) the version is "dev" and the commit and date come from the
-// go command's VCS stamp (vcs.revision, vcs.modified, vcs.time: the
-// commit's time, the best a plain build knows). bi may be nil.
+// run) everything comes from the go command's VCS stamp: the version is
+// the main module's, which the go command derives from the commit (a tag
+// such as v0.1.0, else a pseudo-version v0.0.0-DATE-COMMIT), the commit is
+// vcs.revision with vcs.modified, the date vcs.time (the commit's time,
+// the best a plain build knows). Only a build without a stamp (go test,
+// -buildvcs=false, a source tarball) reads "dev". bi may be nil.
 func resolveBuild(linkedVersion, linkedCommit, linkedDate string, bi *debug.BuildInfo) buildInfo {
 	b := buildInfo{Version: linkedVersion, Commit: linkedCommit, Date: linkedDate, Go: runtime.Version()}
 	vcs := map[string]string{}
@@ -61,6 +65,10 @@ func resolveBuild(linkedVersion, linkedCommit, linkedDate string, bi *debug.Buil
 		for _, s := range bi.Settings {
 			vcs[s.Key] = s.Value
 		}
+	}
+	if b.Version == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		// The commit already says -dirty.
+		b.Version = strings.TrimSuffix(bi.Main.Version, "+dirty")
 	}
 	if b.Version == "" {
 		b.Version = "dev"

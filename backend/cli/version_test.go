@@ -23,6 +23,16 @@ func TestResolveBuild(t *testing.T) {
 	t.Parallel()
 	vcs := stamped("vcs", "git", "vcs.revision", "0123456789abcdef0123456789abcdef01234567", "vcs.time", "2026-11-26T15:00:00+01:00", "vcs.modified", "false")
 	dirty := stamped("vcs.revision", "0123456789abcdef", "vcs.time", "2026-11-26T14:00:00Z", "vcs.modified", "true")
+	// What go build stamps in a checkout (Go 1.24 and later): the main
+	// module's version from the commit, a tag or a pseudo-version.
+	pseudo := stamped("vcs", "git", "vcs.revision", "0123456789abcdef0123456789abcdef01234567", "vcs.time", "2026-11-26T14:00:00Z", "vcs.modified", "false")
+	pseudo.Main.Version = "v0.0.0-20261126140000-0123456789ab"
+	pseudoDirty := stamped("vcs.revision", "0123456789abcdef", "vcs.time", "2026-11-26T14:00:00Z", "vcs.modified", "true")
+	pseudoDirty.Main.Version = "v0.0.0-20261126140000-0123456789ab+dirty"
+	tagged := stamped("vcs.revision", "0123456789abcdef", "vcs.time", "2026-11-26T14:00:00Z", "vcs.modified", "false")
+	tagged.Main.Version = "v0.1.0"
+	devel := stamped("vcs.revision", "0123456789abcdef", "vcs.time", "2026-11-26T14:00:00Z")
+	devel.Main.Version = "(devel)"
 	tests := []struct {
 		name                  string
 		version, commit, date string
@@ -37,6 +47,11 @@ func TestResolveBuild(t *testing.T) {
 		{"no build info at all", "", "", "", nil, "captionqa dev (commit unknown, built unknown)"},
 		{"a short revision", "", "", "", stamped("vcs.revision", "abc"), "captionqa dev (commit abc, built unknown)"},
 		{"linked version only", "1.2.3", "", "", vcs, "captionqa 1.2.3 (commit 0123456, built 2026-11-26T14:00:00Z)"},
+		{"plain go build: the module version from the commit", "", "", "", pseudo, "captionqa v0.0.0-20261126140000-0123456789ab (commit 0123456, built 2026-11-26T14:00:00Z)"},
+		{"plain go build, uncommitted changes: -dirty once", "", "", "", pseudoDirty, "captionqa v0.0.0-20261126140000-0123456789ab (commit 0123456-dirty, built 2026-11-26T14:00:00Z)"},
+		{"plain go build of a tag", "", "", "", tagged, "captionqa v0.1.0 (commit 0123456, built 2026-11-26T14:00:00Z)"},
+		{"linked version over the module's", "0.1.0", "", "", pseudo, "captionqa 0.1.0 (commit 0123456, built 2026-11-26T14:00:00Z)"},
+		{"(devel): no module version", "", "", "", devel, "captionqa dev (commit 0123456, built 2026-11-26T14:00:00Z)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

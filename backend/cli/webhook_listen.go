@@ -31,7 +31,7 @@ const maxWebhookBody = 1 << 20
 const webhookShutdown = 5 * time.Second
 
 // runWebhookListen receives deliveries until ctx is done: it answers 204
-// to a body whose signature holds (spec 6.3, [webhook.Verify]) and 401 to
+// to a body whose signature holds ([webhook.Verify]) and 401 to
 // any other, and prints a line for each, so that an integrator can try a
 // webhook, or check a secret, before writing a receiver.
 func runWebhookListen(ctx context.Context, args []string, env Env) int {

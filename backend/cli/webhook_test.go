@@ -94,9 +94,9 @@ func lastLine(t *testing.T, s string) string {
 	return rest
 }
 
-// TestWebhookListenVerifies: a signature is checked as spec 6.3 says (the
-// prefix optional and in any case, over the raw body), 204 when it holds
-// and 401 when not, and each delivery prints one line.
+// TestWebhookListenVerifies: a signature is checked as docs/webhooks.md
+// says (the prefix optional and in any case, over the raw body), 204 when
+// it holds and 401 when not, and each delivery prints one line.
 func TestWebhookListenVerifies(t *testing.T) {
 	t.Parallel()
 	url, stdout, _ := startListen(t, "--secret", hookSecret)

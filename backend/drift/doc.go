@@ -1,6 +1,6 @@
 // Package drift compares two caption timelines, the current one of a
 // project and a candidate, and says cue by cue what changed: the drift
-// diff of POST /api/v1/projects/{id}/diff (spec part 2.8). It is a pure
+// diff of POST /api/v1/projects/{id}/diff (docs/api.md, Drift). It is a pure
 // use case: it imports the standard library and [caption] only, does no
 // I/O and keeps no state, so the project service calls [Diff] and adds
 // the revision it compared against.

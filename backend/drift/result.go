@@ -25,7 +25,8 @@ func (o Options) previewCap(items int) int {
 	return min(items, o.PreviewCap)
 }
 
-// Result is the drift diff of spec part 2.8 without currentIrRevision,
+// Result is the drift diff (the OpenAPI operation diffProject) without
+// currentIrRevision,
 // which the project service adds because only it knows the revision.
 // Encoded as JSON it is
 //

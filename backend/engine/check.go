@@ -326,8 +326,8 @@ func split(findings []caption.Diagnostic, aided bool) (remaining, suggestions []
 
 // structural returns the reader diagnostics that break a structural rule
 // (invalid_timestamp, cues_out_of_order, invalid_markup,
-// missing_webvtt_header, encoding_not_utf8): rules-reference 7.2 enforces
-// them on every preset. Normalisation for the output format repairs them,
+// missing_webvtt_header, encoding_not_utf8): every preset enforces
+// them. Normalisation for the output format repairs them,
 // except content the reader had to drop (see droppedContent).
 func structural(readerDiags []caption.Diagnostic) []caption.Diagnostic {
 	var out []caption.Diagnostic
@@ -353,7 +353,8 @@ func droppedContent(readerDiags []caption.Diagnostic) []caption.Diagnostic {
 	return out
 }
 
-// status applies spec part 3.4: ready when nothing enforced was broken,
+// status decides the delivery status (docs/cli.md, How the status is
+// decided): ready when nothing enforced was broken,
 // will_adapt when all of it is repaired in the output, needs_attention
 // when problems remain.
 func status(broken, remaining int) Status {

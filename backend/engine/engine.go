@@ -11,7 +11,8 @@ import (
 )
 
 // DefaultMaxInputBytes is the largest file [Engine.Process] accepts unless
-// configured otherwise: 4.25 MiB, the API's request limit (spec part 8).
+// configured otherwise: 4.25 MiB, the API's request limit (docs/security.md,
+// Limits).
 const DefaultMaxInputBytes = 4_456_448
 
 // Options configures an [Engine].

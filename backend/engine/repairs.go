@@ -23,7 +23,7 @@ const (
 )
 
 // readerRepairs reports what writing the output repairs of the problems
-// the reader met and read past (structural, rules-reference 7.2): the
+// the reader met and read past (the structural ones, see [structural]): the
 // cues it put in time order, the markup and time stamps it read despite
 // their syntax, the missing WebVTT header and a text encoding other than
 // UTF-8; and the control characters the engine stripped from the cues

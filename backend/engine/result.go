@@ -6,7 +6,7 @@ import (
 	"github.com/captionqa/captionqa/backend/standard"
 )
 
-// Status is a delivery status (spec part 3.4).
+// Status is a delivery status (docs/cli.md, How the status is decided).
 type Status string
 
 // Delivery statuses.
@@ -21,7 +21,8 @@ const (
 )
 
 // Result is the outcome of [Engine.Process]; its JSON is the process
-// result of spec part 2.1 without the account fields the API adds.
+// result (the OpenAPI operation processCaptions) without the account
+// fields the API adds.
 type Result struct {
 	Report      *Report              `json:"report"`
 	Output      string               `json:"output"`

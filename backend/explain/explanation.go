@@ -1,4 +1,4 @@
-// Package explain writes ExplainAI v3 (spec part 2.2): from a process
+// Package explain writes ExplainAI v3 (docs/api.md, ExplainAI): from a process
 // report, an editorial plan (what to do, in which order, for which cues,
 // whether a fix profile does it) and the prose around it, a headline, a
 // message, copy a producer pastes into a mail to the client, the
@@ -12,8 +12,8 @@
 // rejected, and any failure falls back to the built-in text.
 package explain
 
-// Format is the constant format of an explanation (spec 2.2, the service's
-// own short name in front).
+// Format is the constant format of an explanation, with the service's
+// own short name in front.
 const Format = "captionqa.explain/v3"
 
 // Statuses of an [Explanation].
@@ -30,7 +30,8 @@ const (
 	WrittenByModel   = "model"
 )
 
-// Explanation is ExplainAI v3 (spec 2.2) with CaptionQA's additions:
+// Explanation is ExplainAI v3 (the contract's ExplainV3 schema) with
+// CaptionQA's additions:
 // who wrote the prose, and why the model's text was not used.
 type Explanation struct {
 	Format  string   `json:"format"`

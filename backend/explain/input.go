@@ -6,7 +6,8 @@ import (
 )
 
 // Input is what an explanation is written from: a process result's reports
-// (spec part 4, POST /api/v1/explain), and optionally the delivery's
+// (POST /api/v1/explain, the OpenAPI operation explainReport), and
+// optionally the delivery's
 // suggestions and the cues' text.
 type Input struct {
 	// Report is the upload-ready delivery's report; required.

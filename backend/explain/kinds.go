@@ -38,7 +38,7 @@ func kindOf(code string) string {
 }
 
 // profileFor is the least fix profile that repairs a finding of code, or
-// "" when none does (rules-reference 7.4): layout-preserve-breaks fixes
+// "" when none does (docs/cli.md, Fix profiles): layout-preserve-breaks fixes
 // timing and hygiene and breaks over-long lines; auto-split-sentences
 // re-wraps and splits; auto-split-cps borrows time and splits for speed.
 func profileFor(code string) fix.Profile {

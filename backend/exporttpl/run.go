@@ -81,7 +81,7 @@ func (s *Service) Validate(ctx context.Context, who project.Account, in Check) (
 
 // Test runs the account's saved template against a project (mode test,
 // the default) and, with mode both, compiles its source again first. A
-// test that succeeds counts one run of the daily pool (spec 8 rule 3).
+// test that succeeds counts one run of the daily pool (docs/templates.md).
 // It returns the errors of [Service.Get], [apperr.BadRequest] for a bad
 // mode or a missing or malformed projectId, [apperr.NotFound] for an
 // unknown project, [apperr.ProcessingFailed] for a project without a

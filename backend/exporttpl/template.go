@@ -10,8 +10,8 @@ import (
 const (
 	DefaultFilenamePattern = "{project}-{template}.txt"
 	DefaultContentType     = "text/plain; charset=utf-8"
-	// MaxTemplates bounds an account's templates (spec 8 rule 7 leaves
-	// the number open).
+	// MaxTemplates bounds an account's templates (docs/templates.md, The
+	// sandbox).
 	MaxTemplates = 100
 	// MaxNameLen bounds a template's name, as other names.
 	MaxNameLen = 100

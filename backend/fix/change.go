@@ -36,7 +36,7 @@ const (
 )
 
 // Rule codes the fixes address. They mirror the rule catalogue
-// (rules-reference 7.1); codeWhitespace is the one code no rule reports:
+// (package rules); codeWhitespace is the one code no rule reports:
 // whitespace hygiene is repaired silently by the rules' standards but still
 // recorded so the report says what changed.
 const (

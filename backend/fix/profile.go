@@ -1,5 +1,5 @@
 // Package fix repairs what the rules find, under one of four fix profiles
-// (rules-reference section 7.4). Fixes never lose or reorder text: the
+// (docs/cli.md, Fix profiles). Fixes never lose or reorder text: the
 // whitespace-normalised text of a track is the same before and after, and
 // every change is reported.
 package fix

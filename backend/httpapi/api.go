@@ -1,5 +1,5 @@
 // Package httpapi is the HTTP adapter of CaptionQA: the echo v4 router of
-// the localhost v1 API (spec part 4), its middleware (request ids, logs,
+// the localhost v1 API (docs/api.md), its middleware (request ids, logs,
 // size guard, Bearer authentication, scopes, entitlements, burst limits),
 // the homepage converter with its browser guards, dashboard sessions
 // (cookie and CSRF token), the desktop window's trusted path and the
@@ -34,13 +34,13 @@ import (
 // Defaults of [Options].
 const (
 	// DefaultMaxRequestBytes bounds a process request: about 4.25 MiB
-	// (spec part 8), refused from the declared Content-Length before the
-	// body is read.
+	// (docs/security.md, Limits), refused from the declared
+	// Content-Length before the body is read.
 	DefaultMaxRequestBytes = 4_456_448
 	// DefaultMaxJSONBytes bounds a JSON request body.
 	DefaultMaxJSONBytes = 64 << 10
 	// DefaultAnonDailyCap is the homepage converter's daily cap per
-	// anonymous client (spec part 8).
+	// anonymous client (docs/api.md, The homepage converter).
 	DefaultAnonDailyCap = 5
 )
 
@@ -50,7 +50,7 @@ type Options struct {
 	Quota    *quota.Service
 	Engine   *engine.Engine
 	// Projects serves the project routes; nil answers them 503
-	// unavailable (spec 7.2: backing store not configured).
+	// unavailable: the backing store is not configured.
 	Projects *project.Service
 	// Exports runs exports and finds artifacts, and Links signs their
 	// download links; either nil answers the export and artifact routes

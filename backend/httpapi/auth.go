@@ -12,7 +12,8 @@ import (
 
 const ctxPrincipal = "captionqa.principal"
 
-// authenticate resolves who a v1 request acts for (spec 5.1), in this
+// authenticate resolves who a v1 request acts for (docs/api.md,
+// Authentication), in this
 // order:
 //  1. the desktop window (a request through [TrustLocal]): the owner, with
 //     every scope;
@@ -71,7 +72,8 @@ func principalOf(c echo.Context) *account.Principal {
 	return p
 }
 
-// requireAccess checks the route's scope and entitlements (spec 5.2):
+// requireAccess checks the route's scope and entitlements (docs/api.md,
+// Scopes and entitlements):
 // 403 forbidden with details.missingScope or details.missingFeature.
 func requireAccess(a access) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {

@@ -15,7 +15,8 @@ import (
 	"github.com/captionqa/captionqa/backend/internal/testkit"
 )
 
-// v1Route is one row of spec 5.2 as the tests expect it, independently of
+// v1Route is one row of the scope table of docs/api.md (Scopes and
+// entitlements) as the tests expect it, independently of
 // the router's own table.
 type v1Route struct {
 	method, path string // echo syntax
@@ -204,7 +205,7 @@ func (ts *testServer) mustKey(accountID string, in account.NewKey) (*account.Key
 }
 
 // TestLegacyKey: a key stored without scopes may process and nothing
-// else (spec 5.1 rule 6).
+// else (docs/api.md, Authentication).
 func TestLegacyKey(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)

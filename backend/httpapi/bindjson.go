@@ -18,7 +18,8 @@ import (
 
 // bindJSON decodes the JSON body of every JSON route into dst, a pointer
 // to the route's request struct, and refuses anything a lenient parser
-// would have to guess about. Unknown members are ignored (spec 9 rule 3);
+// would have to guess about. Unknown members are ignored (docs/api.md,
+// JSON bodies);
 // everything else below is 400 bad_request with details.reason:
 //   - "content_type": no Content-Type, or one that is not application/json
 //     or application/*+json, or a charset other than utf-8;

@@ -7,7 +7,7 @@ import (
 	"github.com/captionqa/captionqa/backend/quota"
 )
 
-// meResponse is the account profile of spec 2.3.
+// meResponse is the account profile (the OpenAPI operation getProfile).
 type meResponse struct {
 	UserKey  string   `json:"userKey"`
 	Tier     string   `json:"tier"`
@@ -26,7 +26,7 @@ func newMeResponse(a *account.Account, u quota.Usage) meResponse {
 	return m
 }
 
-// usageResponse is the usage of spec 2.4.
+// usageResponse is the usage (the OpenAPI operation getUsage).
 type usageResponse struct {
 	Cap            int        `json:"cap"`
 	UsedToday      int        `json:"usedToday"`

@@ -7,7 +7,8 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
-// createKeyRequest is the body of POST /api/v1/api-keys (spec 2.5).
+// createKeyRequest is the body of POST /api/v1/api-keys (the OpenAPI
+// operation createAPIKey).
 type createKeyRequest struct {
 	Name   string   `json:"name"`
 	Scopes []string `json:"scopes"`
@@ -33,7 +34,7 @@ func (r *createKeyRequest) expires() (*time.Time, error) {
 	return &t, nil
 }
 
-// Key states, as listings show them (spec 3.3).
+// Key states, as listings show them (docs/api.md, API keys).
 const (
 	KeyActive  = "active"
 	KeyRevoked = "revoked"

@@ -11,7 +11,8 @@ import (
 // long file, and its cues, stays well below this.
 const MaxExplainBodyBytes = 16 << 20
 
-// explainRequest is the body of POST /api/v1/explain (spec part 4): the
+// explainRequest is the body of POST /api/v1/explain (the OpenAPI
+// operation explainReport): the
 // parts of a process result, as process returned them. suggestions and
 // omitted (the result's own) are optional extensions in the served
 // contract: with them the delivery's suggestions are exact.
@@ -36,7 +37,8 @@ func (r *explainRequest) input() explain.Input {
 	return in
 }
 
-// explainResponse is ExplainAI v3 (spec 2.2) and the runs left today, as
+// explainResponse is ExplainAI v3 (docs/api.md, ExplainAI) and the runs
+// left today, as
 // every counted v1 call reports them.
 type explainResponse struct {
 	*explain.Explanation

@@ -18,8 +18,8 @@ type exportRequest struct {
 
 // ExportCreated is the 201 body of an export, and what
 // "captionqa project export --json" prints: its id, the revision it
-// was made from, the receipt (spec 2.10's, as the export webhook
-// carries it) and each artifact with its id.
+// was made from, the receipt (as the export webhook carries it) and each
+// artifact with its id.
 type ExportCreated struct {
 	ExportID              string          `json:"exportId"`
 	ProjectID             string          `json:"projectId"`
@@ -61,8 +61,8 @@ func NewExportCreated(e *project.Export) ExportCreated {
 	return out
 }
 
-// artifactURL is the body of GET /api/v1/artifacts/{artifactId} (spec
-// 2.9).
+// artifactURL is the body of GET /api/v1/artifacts/{artifactId} (the
+// OpenAPI operation getArtifactURL).
 type artifactURL struct {
 	ArtifactID  string    `json:"artifactId"`
 	URL         string    `json:"url"`

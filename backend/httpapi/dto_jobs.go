@@ -6,8 +6,8 @@ import (
 	"github.com/captionqa/captionqa/backend/video"
 )
 
-// renderRequest is the body of POST /api/v1/jobs/render (spec part 4,
-// and the served contract's optional fields).
+// renderRequest is the body of POST /api/v1/jobs/render, with its
+// optional fields (see the OpenAPI operation createRenderJob).
 type renderRequest struct {
 	ProjectID      string `json:"projectId"`
 	Mode           string `json:"mode"`
@@ -20,7 +20,8 @@ type renderRequest struct {
 	Language       string `json:"language"`
 }
 
-// extractRequest is the body of POST /api/v1/jobs/extract (spec part 4).
+// extractRequest is the body of POST /api/v1/jobs/extract (see the
+// OpenAPI operation createExtractJob).
 type extractRequest struct {
 	ProjectID      string `json:"projectId"`
 	ExtractMode    string `json:"extractMode"`
@@ -28,7 +29,8 @@ type extractRequest struct {
 	MediaObjectKey string `json:"mediaObjectKey"`
 }
 
-// jobCreated is the 202 body of a job's creation (spec 2.9).
+// jobCreated is the 202 body of a job's creation (the contract's
+// JobAccepted response).
 type jobCreated struct {
 	JobID                 string `json:"jobId"`
 	Status                string `json:"status"`
@@ -38,7 +40,8 @@ type jobCreated struct {
 }
 
 // JobView is a job as GET and DELETE /api/v1/jobs/{jobId} show it, inside
-// {"job": ...} (spec 2.9 leaves its fields to the served contract).
+// {"job": ...}; its fields are the served contract's (see the OpenAPI
+// operation getJob).
 type JobView struct {
 	JobID                string        `json:"jobId"`
 	Kind                 string        `json:"kind"`

@@ -6,7 +6,8 @@ import (
 	"github.com/captionqa/captionqa/backend/media"
 )
 
-// uploadRequest is the body of POST /api/v1/media/upload (spec part 4).
+// uploadRequest is the body of POST /api/v1/media/upload (the OpenAPI
+// operation createMediaUpload).
 type uploadRequest struct {
 	ProjectID     string `json:"projectId"`
 	Filename      string `json:"filename"`
@@ -32,8 +33,8 @@ type partRequest struct {
 	ETag       string `json:"etag"`
 }
 
-// UploadView is an upload session as the API shows it (spec 2.9 leaves
-// its fields to the served contract).
+// UploadView is an upload session as the API shows it (the contract's
+// UploadSession schema).
 type UploadView struct {
 	UploadID       string        `json:"uploadId"`
 	ProjectID      string        `json:"projectId"`

@@ -12,7 +12,8 @@ import (
 	"github.com/captionqa/captionqa/backend/jsonw"
 )
 
-// processResponse is the process result of spec 2.1: the engine's result
+// processResponse is the process result (the OpenAPI operation
+// processCaptions): the engine's result
 // and the caller's standing.
 type processResponse struct {
 	*engine.Result

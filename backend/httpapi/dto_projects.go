@@ -112,13 +112,15 @@ type projectDeleted struct {
 // diffRequest is the body of POST /api/v1/projects/{id}/diff.
 type diffRequest struct {
 	IR *string `json:"ir"`
-	// AfterIR is an alias of IR (spec part 4).
+	// AfterIR is an alias of IR (the OpenAPI operation diffProject takes
+	// both).
 	AfterIR        *string `json:"afterIr"`
 	BaseIRRevision *int    `json:"baseIrRevision"`
 }
 
-// driftDiff is the 200 body of the diff (spec 2.8): drift's result, whose
-// JSON shape package drift fixes, plus the revision compared against.
+// driftDiff is the 200 body of the diff (docs/api.md, Drift): drift's
+// result, whose JSON shape package drift fixes, plus the revision
+// compared against.
 type driftDiff struct {
 	drift.Result
 	CurrentIRRevision int `json:"currentIrRevision"`

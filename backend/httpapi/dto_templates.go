@@ -36,7 +36,7 @@ type templateCheck struct {
 	ProjectID    string `json:"projectId"`
 }
 
-// TemplateView is an export template (spec 2.7); the list leaves out
+// TemplateView is an export template (docs/templates.md); the list leaves out
 // scriptSource.
 type TemplateView struct {
 	ID              string    `json:"id"`

@@ -6,7 +6,8 @@ import (
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
-// webhookRequest is the body of PUT /api/v1/webhook (spec 2.6); absent
+// webhookRequest is the body of PUT /api/v1/webhook (the OpenAPI
+// operation putWebhook); absent
 // fields keep their value.
 type webhookRequest struct {
 	URL          *string `json:"url"`

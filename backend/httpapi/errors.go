@@ -14,7 +14,7 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
-// statusOf is the only code-to-status table (spec part 7.2).
+// statusOf is the only code-to-status table (docs/api.md, Errors).
 func statusOf(k apperr.Kind) int {
 	switch k {
 	case apperr.BadRequest, apperr.RequestTooLarge:
@@ -78,9 +78,9 @@ func fromEcho(he *echo.HTTPError, allow string) *apperr.Error {
 }
 
 // handleError is echo's HTTPErrorHandler: it writes every failure as the
-// spec's envelope (part 7.1). Anything that is not an *apperr.Error
-// becomes 500 internal_error with a generic message; its text goes to the
-// log only.
+// API's error envelope (docs/api.md, Errors). Anything that is not an
+// *apperr.Error becomes 500 internal_error with a generic message; its
+// text goes to the log only.
 func (h *handler) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return

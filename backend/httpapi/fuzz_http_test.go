@@ -39,8 +39,8 @@ import (
 //     answer (issue 12 point 7);
 //   - every answer of status >= 400 to a path under /api (but to HEAD, and
 //     the signed download's 412 and 416) is application/json with the
-//     envelope {"error":{"code","message"}}, and its code is one of spec
-//     part 7.2 for its status;
+//     envelope {"error":{"code","message"}}, and its code is one of the
+//     error table's for its status (docs/api.md, Errors);
 //   - a 429, or a 503 unavailable, carries Retry-After;
 //   - GET /healthz still answers 200 afterwards.
 //
@@ -684,8 +684,8 @@ func (fz *fuzzServer) logProblems() string {
 	return strings.Join(bad, "\n")
 }
 
-// codesByStatus are the codes of spec part 7.2 by status (409's code is
-// "not shown" in the spec; apperr names it conflict).
+// codesByStatus are the codes of the error table by status (docs/api.md,
+// Errors; 409's code is apperr's conflict).
 var codesByStatus = map[int][]string{
 	400: {"bad_request", "payload_too_large"},
 	401: {"unauthorized", "api_key_revoked", "api_key_expired"},
@@ -715,7 +715,7 @@ func checkReply(method, target string, r *fuzzReply) string {
 		return "500: an input made the server fail"
 	}
 	if r.status >= 500 && r.status != 501 && r.status != 503 {
-		return fmt.Sprintf("status %d is none of spec part 7.2", r.status)
+		return fmt.Sprintf("status %d is none of the error table's (docs/api.md)", r.status)
 	}
 	api := underAPI(target)
 	mt, _, _ := mime.ParseMediaType(r.header.Get("Content-Type"))
@@ -752,7 +752,7 @@ func checkReply(method, target string, r *fuzzReply) string {
 			ok = ok || c == code
 		}
 		if !ok {
-			return fmt.Sprintf("code %q with status %d is not in spec part 7.2", code, r.status)
+			return fmt.Sprintf("code %q with status %d is not in the error table (docs/api.md)", code, r.status)
 		}
 	}
 	if r.status == http.StatusTooManyRequests || code == "unavailable" {

@@ -57,10 +57,11 @@ func refuseNonBrowser(reason string) *apperr.Error {
 }
 
 // homepageProcess serves POST /api/process: the quick converter of the
-// local UI (spec 8). An anonymous client runs in its own daily pool; a
-// signed-in account (a dashboard session, or the desktop window's owner)
-// runs uncounted on the Pro tier, and otherwise in its account's pool,
-// which the homepage tool shares with v1.
+// local UI (docs/api.md, The homepage converter). An anonymous client
+// runs in its own daily pool; a signed-in account (a dashboard session,
+// or the desktop window's owner) runs uncounted on the Pro tier, and
+// otherwise in its account's pool, which the homepage tool shares with
+// v1.
 func (h *handler) homepageProcess(c echo.Context) error {
 	a, err := h.homepageAccount(c)
 	if err != nil {

@@ -88,7 +88,8 @@ func TestHomepageConverter(t *testing.T) {
 
 // TestHomepageSignedIn: a signed-in Free+ account runs the homepage tool
 // in its own pool, which it shares with v1; a Pro account runs it
-// uncounted (spec 8); neither touches the anonymous pool.
+// uncounted (docs/api.md, The homepage converter); neither touches the
+// anonymous pool.
 func TestHomepageSignedIn(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)

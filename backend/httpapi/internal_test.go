@@ -49,7 +49,7 @@ func TestPanicIsInternalError(t *testing.T) {
 	}
 }
 
-// TestStatusTable pins the code-to-status table of spec 7.2, and the
+// TestStatusTable pins the code-to-status table (docs/api.md, Errors), and the
 // rewriting of echo's own errors.
 func TestStatusTable(t *testing.T) {
 	t.Parallel()

@@ -159,9 +159,9 @@ func hasKeyInQuery(u *url.URL, params url.Values) bool {
 }
 
 // rejectKeyInQuery refuses any request that carries something like a key
-// in its query string (spec 5.1 rule 2), whatever the route and whether or
-// not the request also sends the header: URLs end up in logs and
-// histories. The query is never logged, so the refusal leaks nothing
+// in its query string (docs/security.md, Keys), whatever the route and
+// whether or not the request also sends the header: URLs end up in logs
+// and histories. The query is never logged, so the refusal leaks nothing
 // either.
 func (h *handler) rejectKeyInQuery(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {

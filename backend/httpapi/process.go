@@ -35,11 +35,11 @@ func (h *handler) process(c echo.Context) error {
 }
 
 // countedRun reads the form, runs the engine and, once it has succeeded,
-// counts the run in pool (spec 8 rule 1). A pool already full is refused
-// before the upload is read; one that fills while the run is under way
-// refuses it at the end, so the count stays exact. Nothing is held in
-// between: a run that fails, hangs or dies with the server keeps no other
-// run out and costs nothing.
+// counts the run in pool (docs/api.md, Limits and quotas). A pool already
+// full is refused before the upload is read; one that fills while the run
+// is under way refuses it at the end, so the count stays exact. Nothing
+// is held in between: a run that fails, hangs or dies with the server
+// keeps no other run out and costs nothing.
 func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Result, int, processForm, error) {
 	ctx := r.Context()
 	if err := h.quota.Check(ctx, pool, cap); err != nil {
@@ -91,7 +91,8 @@ type processForm struct {
 // maxFieldBytes bounds a text field of the process form.
 const maxFieldBytes = 1 << 10
 
-// readProcessForm streams the multipart form (spec part 4): the file part
+// readProcessForm streams the multipart form (the OpenAPI operation
+// processCaptions): the file part
 // is read into memory once, never spooled to disk; unknown fields are
 // skipped; a known field sent twice is refused. The body is already
 // bounded by the size guard.

@@ -7,7 +7,8 @@ import (
 	"github.com/captionqa/captionqa/backend/media"
 )
 
-// V1Prefix starts every v1 path (spec part 9).
+// V1Prefix starts every v1 path; breaking changes would ship under
+// /api/v2 (see docs/api.md, Versions and the contract).
 const V1Prefix = "/api/v1"
 
 // access is what a v1 route demands of the caller beyond a valid key on
@@ -29,8 +30,10 @@ func needAny(scope string, anyOf ...string) access { return access{scope: scope,
 // files and client-side routes, for GET and HEAD.
 const uiFallback = "/*"
 
-// routes registers every route. The v1 table follows spec part 4 in order;
-// the scope and entitlement of each row are those of spec part 5.2.
+// routes registers every route. The v1 table follows the paths of the
+// contract (assets/openapi/openapi.yaml) in order; the scope and
+// entitlement of each row are the ones the contract names for that
+// operation, listed in docs/api.md (Scopes and entitlements).
 func (h *handler) routes(e *echo.Echo) {
 	e.Pre(h.requestID)
 	e.Use(h.accessLog, h.recoverPanic, h.hostGuard, h.rejectKeyInQuery)
@@ -63,8 +66,9 @@ func (h *handler) routes(e *echo.Echo) {
 	add("DELETE", "/api-keys/:keyId", need(account.ScopeKeysWrite, keys), h.revokeKey)
 	add("GET", "/webhook", need(hooksR, pro), h.withWebhooks(h.getWebhook))
 	add("PUT", "/webhook", need(hooksW, pro), h.withWebhooks(h.putWebhook), h.sizeGuard(DefaultMaxJSONBytes))
-	// The delivery log, redeliver and test: extensions of spec 2.6 in the
-	// served contract, under the same scopes and entitlement.
+	// The delivery log, redeliver and test (the OpenAPI operations
+	// listWebhookDeliveries, redeliverWebhookDelivery and testWebhook),
+	// under the same scopes and entitlement as the webhook itself.
 	add("GET", "/webhook/deliveries", need(hooksR, pro), h.withWebhooks(h.listDeliveries))
 	add("POST", "/webhook/deliveries/:deliveryId/redeliver", need(hooksW, pro), h.withWebhooks(h.redeliver))
 	add("POST", "/webhook/test", need(hooksW, pro), h.withWebhooks(h.testWebhook))

@@ -12,10 +12,11 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
-// Dashboard sessions (spec 5.1 rule 3): the browser UI signs in with
-// POST /api/session and then calls /api/v1 with the cookie instead of a
-// key. Every mutating request of a cookie session (any method but GET,
-// HEAD and OPTIONS) must carry the session's CSRF token in [CSRFHeader].
+// Dashboard sessions (docs/api.md, Browser sessions): the browser UI
+// signs in with POST /api/session and then calls /api/v1 with the cookie
+// instead of a key. Every mutating request of a cookie session (any
+// method but GET, HEAD and OPTIONS) must carry the session's CSRF token
+// in [CSRFHeader].
 const (
 	// SessionCookie holds the session token: HttpOnly, SameSite=Strict,
 	// Path=/, Secure when the request came over TLS.

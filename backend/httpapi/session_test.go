@@ -153,7 +153,7 @@ func TestLoginCookieSecureOverTLS(t *testing.T) {
 }
 
 // TestSessionOnV1 drives /me and key management with the dashboard
-// session instead of a key (spec 5.1 rule 3).
+// session instead of a key (docs/api.md, Browser sessions).
 func TestSessionOnV1(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)

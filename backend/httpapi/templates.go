@@ -10,7 +10,7 @@ import (
 )
 
 // withTemplates answers 503 unavailable when the template runtime is
-// off ([Options.Templates] nil), before the body is read (spec 7.2).
+// off ([Options.Templates] nil), before the body is read.
 func (h *handler) withTemplates(next echo.HandlerFunc) echo.HandlerFunc {
 	if h.templates != nil {
 		return next

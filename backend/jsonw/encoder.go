@@ -8,6 +8,13 @@
 // values encoding/json's does (tests compare them); unlike encoding/json
 // it leaves <, > and & unescaped, as JSON allows. An [Indenter] indents
 // what an Encoder writes as it streams, for a person reading it.
+//
+// Why it stays: engine's BenchmarkEncodeResult encodes the result of the
+// 4 MiB, 40,000-cue file (every finding listed) in 14-18 ms and 51
+// allocations with this package, against 57-73 ms and 72,000 allocations
+// with go-json-experiment/json and 65-70 ms with encoding/json (2-core
+// machine, one run, 10 iterations, three counts): the generic encoders
+// are about 4 times slower, well outside the 10% that would retire it.
 package jsonw
 
 import (

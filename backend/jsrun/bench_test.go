@@ -34,7 +34,7 @@ func benchInput(n int) *exporttpl.Input {
 }
 
 // shortInput returns n cues of one ASCII line of about 40 characters, the
-// size the design note's measurement used (126 bytes of JSON a cue).
+// size of a typical subtitle cue (126 bytes of JSON a cue).
 func shortInput(n int) *exporttpl.Input {
 	in := &exporttpl.Input{Ctx: exporttpl.Context{ProjectName: "bench"}}
 	for i := range n {

@@ -10,7 +10,8 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 )
 
-// CompleteInput is what [Service.Complete] is asked (spec part 4).
+// CompleteInput is what [Service.Complete] is asked (see the OpenAPI
+// operation completeMediaUpload).
 type CompleteInput struct {
 	ProjectID string
 	ObjectKey string

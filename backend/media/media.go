@@ -1,5 +1,5 @@
-// Package media is the source media of a project's video jobs (spec 2.9,
-// 3.2): presigned upload sessions (one signed PUT, or parts and a
+// Package media is the source media of a project's video jobs
+// (docs/media.md): presigned upload sessions (one signed PUT, or parts and a
 // complete step, as S3 has) served by the appliance itself or, when the
 // blob store presigns, by the store, the probe of what arrived, and its
 // 24-hour retention. It knows no HTTP, SQL or ffmpeg:
@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// Limits of uploads (spec 8 rule 6 leaves them to us; the served contract
-// states them).
+// Limits of uploads (docs/media.md, Limits; the served contract states
+// them too).
 const (
 	// SinglePutMax is the largest upload given one signed PUT URL; above
 	// it the session is multipart.
@@ -30,7 +30,7 @@ const (
 	MinURLTTL     = 60
 	MaxURLTTL     = 86400
 	DefaultURLTTL = 3600
-	// Retention is how long completed media is kept (spec 8).
+	// Retention is how long completed media is kept.
 	Retention = 24 * time.Hour
 	// CompleteGrace is how long after its URLs expire a pending session
 	// may still be completed (a part that started just before the expiry

@@ -69,7 +69,8 @@ func (s *Service) MaxBytes() int64 { return s.o.MaxBytes }
 
 func (s *Service) now() time.Time { return s.o.Now().UTC().Truncate(time.Second) }
 
-// NewUpload is what [Service.Create] is asked (spec part 4).
+// NewUpload is what [Service.Create] is asked (see the OpenAPI operation
+// createMediaUpload).
 type NewUpload struct {
 	ProjectID   string
 	Filename    string

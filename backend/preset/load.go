@@ -12,8 +12,8 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 )
 
-// Required lists the presets of spec part 2.11; [Load] fails unless every
-// one is present.
+// Required lists the 11 presets CaptionQA ships (docs/cli.md, Presets and
+// standards); [Load] fails unless every one is present.
 func Required() []string {
 	return []string{"youtube", "tiktok", "html5", "generic", "lms", "instagram-reels", "linkedin", "vimeo", "facebook", "zoom", "developer-json"}
 }
@@ -122,7 +122,8 @@ func (s *Set) Lookup(id string) (*Preset, error) {
 	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownPreset, id, strings.Join(s.IDs(), ", "))
 }
 
-// IDs returns the preset ids in the spec's order, then any others sorted.
+// IDs returns the preset ids in the order of [Required], then any others
+// sorted.
 func (s *Set) IDs() []string {
 	ids := []string{}
 	for _, id := range Required() {

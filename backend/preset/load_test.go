@@ -11,7 +11,7 @@ import (
 )
 
 // TestLoadShippedPresets loads the presets CaptionQA ships and checks the
-// spec's facts about them (part 2.11).
+// facts the docs state about them (docs/cli.md, Presets and standards).
 func TestLoadShippedPresets(t *testing.T) {
 	t.Parallel()
 	s, err := Load(os.DirFS("../../assets/presets"))
@@ -37,7 +37,7 @@ func TestLoadShippedPresets(t *testing.T) {
 	if p, _ := s.Lookup(""); p.ID != "youtube" {
 		t.Errorf("default preset = %s; want youtube", p.ID)
 	}
-	// Spec 2.11: only generic enforces line length and reading speed.
+	// Only generic enforces line length and reading speed.
 	for _, id := range s.IDs() {
 		p, _ := s.Lookup(id)
 		for _, code := range []string{rules.CodeLineTooLong, rules.CodeReadingSpeedHigh} {

@@ -11,7 +11,8 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 )
 
-// Default is the preset used when a request names none (spec 2.11).
+// Default is the preset used when a request names none (docs/cli.md,
+// process).
 const Default = "youtube"
 
 // ErrUnknownPreset is returned by [Set.Lookup] for a name that is not a
@@ -32,8 +33,8 @@ type Preset struct {
 	Rules map[string]RuleSetting `json:"rules"`
 	// Notes are platform facts worth telling the producer.
 	Notes []string `json:"notes,omitempty"`
-	// Departures documents where this preset departs from the defaults of
-	// rules-reference section 7.2, and why.
+	// Departures documents where this preset departs from the defaults
+	// the presets share for a rule, and why.
 	Departures []string `json:"departures,omitempty"`
 }
 

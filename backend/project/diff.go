@@ -11,10 +11,11 @@ import (
 )
 
 // DiffInput is what [Service.Diff] compares against a project's current
-// timeline. IR and AfterIR are the same field under two names (spec part
-// 4 names both); File is a caption file in any format the engine reads,
-// read as [Service.Create] reads one. Exactly one of them is required
-// (IR and AfterIR count as one when equal).
+// timeline. IR and AfterIR are the same field under two names (the
+// OpenAPI operation diffProject takes both); File is a caption file in
+// any format the engine reads, read as [Service.Create] reads one.
+// Exactly one of them is required (IR and AfterIR count as one when
+// equal).
 type DiffInput struct {
 	IR, AfterIR *string
 	File        *File

@@ -16,7 +16,7 @@ const (
 	// template: "template:" and the template's id.
 	TemplatePresetPrefix = "template:"
 	// ExportBurst and ExportBurstPerSecond are the export-operation burst
-	// limit of the server's limiter (spec 8 rule 4): per account, bursts
+	// limit of the server's limiter: per account, bursts
 	// of 10 exports, then one every 2 seconds.
 	ExportBurst          = 10
 	ExportBurstPerSecond = 0.5
@@ -56,7 +56,7 @@ type Artifact struct {
 }
 
 // RunCount is the run an export counts against a daily pool in the same
-// transaction that stores it (spec 8 rule 1).
+// transaction that stores it: only an export that is stored counts.
 type RunCount struct {
 	Pool string
 	Day  time.Time // UTC midnight

@@ -15,7 +15,8 @@ import (
 	"github.com/captionqa/captionqa/backend/blob"
 )
 
-// Bounds of a signed artifact link's lifetime (spec part 8).
+// Bounds of a signed artifact link's lifetime (docs/api.md, Exports and
+// artifact links).
 const (
 	MinLinkTTL     = 60 * time.Second
 	MaxLinkTTL     = 86400 * time.Second

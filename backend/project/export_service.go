@@ -97,8 +97,8 @@ type Account struct {
 // preset and each named template once, stores each file in the blob
 // store, then in one
 // transaction records the export with its artifacts and counts one run
-// in the account's daily pool (spec 8 rule 1: only an export that is
-// stored counts). It returns:
+// in the account's daily pool (only an export that is stored counts;
+// docs/api.md, Limits and quotas). It returns:
 //   - [apperr.BadRequest] with details.field "presets" (no preset or
 //     template, more than [MaxExportPresets], a repeated or unknown
 //     preset), "templateIds" (a repeated or unknown template),

@@ -23,7 +23,7 @@ const (
 const (
 	// MaxIRBytes bounds a timeline: the IR JSON text sent, and the IR
 	// stored (compact IR v1 JSON) after a caption file is read, are at
-	// most this many bytes (about 4.25 MiB, spec part 8's request limit).
+	// most this many bytes (about 4.25 MiB, the API's request limit).
 	MaxIRBytes = 4_456_448
 	// MaxProjects is the most projects an account may hold; deleting one
 	// makes room for another.

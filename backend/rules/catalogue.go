@@ -2,7 +2,8 @@ package rules
 
 import "github.com/captionqa/captionqa/backend/caption"
 
-// Rule codes of the catalogue. The first four are spec part 7.3 codes; the
+// Rule codes of the catalogue. The first four are the rule codes the
+// contract's Diagnostic schema names; the
 // reader-reported ones are the [caption] diagnostic codes they promote.
 const (
 	CodeOverlappingCues      = "overlapping_cues"
@@ -39,8 +40,8 @@ const (
 	UnitWPM = "wpm"
 )
 
-// Catalogue returns every rule, in the order of rules-reference 7.1 (the
-// spec's own codes first). The slice is new on every call, so callers may
+// Catalogue returns every rule, in a fixed order (the four codes the
+// contract names first). The slice is new on every call, so callers may
 // keep or reorder it.
 func Catalogue() []Rule {
 	return []Rule{

@@ -7,8 +7,8 @@ import (
 )
 
 // InvalidTimestamp is the rule for malformed time stamps and ranges: a
-// cue that ends before it starts, or when it starts (rules-reference 7.1:
-// "end ≤ start"). Readers skip a cue that ends before it starts and report
+// cue that ends before it starts, or when it starts (end ≤ start).
+// Readers skip a cue that ends before it starts and report
 // it ([ReaderCode]); a cue of zero length they keep, and Check reports it:
 // no player shows it.
 type InvalidTimestamp struct{}

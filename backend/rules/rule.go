@@ -38,7 +38,7 @@ type Params struct {
 
 // Rule is one check of the catalogue.
 type Rule interface {
-	// Code is the rule's stable code (spec part 7.3 and rules-reference 7.1).
+	// Code is the rule's stable code, as diagnostics and presets name it.
 	Code() string
 	// Unit names what Params.Limit and each finding's Value measure ("cps",
 	// "chars", "lines", "ms", "wpm"), "" for rules without a threshold.

@@ -231,7 +231,8 @@ func (s *Server) openBlobs(ctx context.Context) error {
 	return nil
 }
 
-// newExportLimiter is the export-operation burst limit (spec 8 rule 4):
+// newExportLimiter is the export-operation burst limit (docs/api.md,
+// Exports and artifact links):
 // per account, bursts of [project.ExportBurst] exports, then
 // [project.ExportBurstPerSecond] a second, on the server's clock.
 func newExportLimiter(db store.DB, cfg *Config) *quota.Service {

@@ -20,7 +20,7 @@ import (
 
 // receiver is a real HTTPS webhook receiver with its own certificate,
 // which the server trusts only through Config.WebhookCAFile. It verifies
-// each delivery as spec 6.3 tells receivers to (webhook.Verify) and
+// each delivery as docs/webhooks.md tells receivers to (webhook.Verify) and
 // keeps what arrived; answer, when set, replaces its 204.
 type receiver struct {
 	srv    *httptest.Server

@@ -11,8 +11,8 @@ import (
 
 // TestExportWebhookDelivered: an export made with the webhook enabled
 // reaches a real HTTPS receiver, whose certificate only --webhook-ca
-// trusts, as spec 2.10's body with a signature the receiver verifies as
-// spec 6.3 says; the delivery log shows it delivered.
+// trusts, as the export's receipt with a signature the receiver verifies
+// as docs/webhooks.md says; the delivery log shows it delivered.
 func TestExportWebhookDelivered(t *testing.T) {
 	rcv := newReceiver(t)
 	cfg := server.DefaultConfig()

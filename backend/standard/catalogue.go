@@ -172,7 +172,7 @@ func parseCatalogue(name string, b []byte) (*Catalogue, error) {
 		}
 	}
 	if c.ID == "fcc-79.1" && !hasNeverPassAccuracy(c.Clauses) {
-		// Spec part 2.1: accuracy needs audio and is never passed. Guard
+		// Accuracy needs audio and is never passed. Guard
 		// the promise against an edit of the data.
 		return nil, bad("an accuracy clause with neverPass is required")
 	}

@@ -13,7 +13,7 @@ func TestLoadReal(t *testing.T) {
 	s := loadReal(t)
 	got, want := s.IDs(), []string{"dcmp", "en-301-549", "fcc-79.1", "wcag-2.1-aa"}
 	if !slices.Equal(got, want) {
-		t.Fatalf("IDs() = %v, want %v (spec part 2.12)", got, want)
+		t.Fatalf("IDs() = %v, want %v (the standards docs/cli.md lists)", got, want)
 	}
 	for _, id := range want {
 		c, err := s.Lookup(id)

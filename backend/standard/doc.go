@@ -1,6 +1,6 @@
 // Package standard grades a caption delivery against a regulatory standard
 // or guideline, clause by clause: wcag-2.1-aa, en-301-549, fcc-79.1 and
-// dcmp (spec part 2.12, rules-reference section 2).
+// dcmp (docs/cli.md, Presets and standards).
 //
 // Each standard is a clause catalogue: data in assets/standards/*.json that
 // [Load] reads from an fs.FS and validates. A clause names a kind of check:

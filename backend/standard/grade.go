@@ -13,7 +13,7 @@ import (
 // Status is a clause's grade.
 type Status string
 
-// Clause statuses (spec part 2.1).
+// Clause statuses, as a process result's report shows them.
 const (
 	// StatusPass: every part of the clause was checked and held.
 	StatusPass Status = "pass"

@@ -15,8 +15,8 @@ import (
 	"github.com/captionqa/captionqa/backend/project"
 )
 
-// RenderInput is what [Service.Render] is asked (spec part 4, and the
-// served contract's optional fields).
+// RenderInput is what [Service.Render] is asked, with the optional
+// fields (see the OpenAPI operation createRenderJob).
 type RenderInput struct {
 	ProjectID      string
 	Mode           string

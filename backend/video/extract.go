@@ -12,7 +12,8 @@ import (
 	"github.com/captionqa/captionqa/backend/project"
 )
 
-// ExtractInput is what [Service.Extract] is asked (spec part 4).
+// ExtractInput is what [Service.Extract] is asked (see the OpenAPI
+// operation createExtractJob).
 type ExtractInput struct {
 	ProjectID string
 	Mode      string

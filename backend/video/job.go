@@ -1,4 +1,4 @@
-// Package video runs a project's video jobs (spec 2.9, 3.1): render
+// Package video runs a project's video jobs (docs/media.md): render
 // (sidecar, mux_soft, burn_in) now, extract later. A job is a row of our
 // own (kind, mode, status, progress, error, artifacts) worked by the job
 // queue; the state machine, the quota and the artifacts live here, ffmpeg

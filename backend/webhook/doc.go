@@ -1,6 +1,6 @@
-// Package webhook sends the export_complete event of spec part 6 to an
+// Package webhook sends the export_complete event (docs/webhooks.md) to an
 // account's HTTPS webhook: its configuration (HTTPS only, a server-made
-// secret shown once, masked after), the signature of spec 6.3 ([Sign],
+// secret shown once, masked after), the body's signature ([Sign],
 // [Verify]), and durable delivery. A delivery is recorded and queued in
 // the same transaction as its export (the outbox, in the store), then
 // attempted by a queue worker ([Service.Attempt]) until the receiver

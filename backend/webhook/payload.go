@@ -9,17 +9,18 @@ import (
 	"github.com/captionqa/captionqa/backend/project"
 )
 
-// ReceiptVersion is the version of the export receipt (spec 2.10).
+// ReceiptVersion is the version of the export receipt.
 const ReceiptVersion = 1
 
-// Payload is the body of an export_complete delivery (spec 2.10). The
+// Payload is the body of an export_complete delivery (docs/webhooks.md,
+// What a delivery looks like). The
 // export's 201 response carries the same receipt.
 type Payload struct {
 	Event   string  `json:"event"`
 	Receipt Receipt `json:"receipt"`
 }
 
-// Receipt is spec 2.10's receipt of an export.
+// Receipt is the receipt of an export: the contract's ExportReceipt.
 type Receipt struct {
 	Version    int               `json:"version"`
 	Kind       string            `json:"kind"`

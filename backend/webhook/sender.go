@@ -19,7 +19,8 @@ import (
 // Defaults of a delivery attempt.
 const (
 	// DefaultTimeout bounds one attempt, from connecting to the end of
-	// the response's headers: a receiver answers quickly (spec 6.4) and
+	// the response's headers: a receiver answers quickly (docs/webhooks.md,
+	// What to do with a delivery) and
 	// does its work after.
 	DefaultTimeout = 10 * time.Second
 	// maxResponseRead is how much of a response body is read: enough to

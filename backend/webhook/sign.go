@@ -7,7 +7,8 @@ import (
 	"strings"
 )
 
-// Headers of every delivery. The signature is spec 6.3's, under the
+// Headers of every delivery. The signature is the one docs/webhooks.md
+// (The signature) describes, under the
 // product's name; the others let a receiver log and de-duplicate
 // deliveries without parsing the body (the body stays the idempotency
 // key: receipt.irRevision).
@@ -19,7 +20,7 @@ const (
 	// attempt of one delivery.
 	HeaderDelivery = "X-CaptionQA-Delivery"
 	// HeaderTimestamp is when the attempt was sent, in Unix seconds. It
-	// is not signed (spec 6.3 signs the body alone).
+	// is not signed: the signature covers the body alone.
 	HeaderTimestamp = "X-CaptionQA-Timestamp"
 	// HeaderEvent names the event: "export_complete" or "test".
 	HeaderEvent = "X-CaptionQA-Event"
@@ -35,7 +36,7 @@ func Sign(secret string, body []byte) string {
 }
 
 // Verify reports whether header is a valid signature of body under
-// secret, as spec 6.3 tells receivers to check: the digest recomputed
+// secret, as docs/webhooks.md tells receivers to check: the digest recomputed
 // over the raw body, an optional leading "sha256=" in any case removed,
 // the two compared in constant time.
 func Verify(secret string, body []byte, header string) bool {

@@ -4,8 +4,8 @@ import (
 	"time"
 )
 
-// Events a delivery carries (spec 6: export_complete; "test" is the
-// event POST /api/v1/webhook/test sends).
+// Events a delivery carries: export_complete after an export, and "test",
+// the event POST /api/v1/webhook/test sends.
 const (
 	EventExportComplete = "export_complete"
 	EventTest           = "test"

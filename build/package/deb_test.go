@@ -24,13 +24,13 @@ func TestServerDeb(t *testing.T) {
 			t.Parallel()
 			deb := artifact(t, "captionqa_"+version+"_"+arch+".deb")
 			checkFields(t, deb, "captionqa", version, arch, append([]string{"adduser"}, runtimeDepends...))
-			checkContents(t, deb, map[string]string{
+			checkContents(t, deb, withManual(t, "./usr/share/doc/captionqa/", map[string]string{
 				"./usr/bin/captionqa":                              "-rwxr-xr-x",
 				"./lib/systemd/system/captionqa.service":           "-rw-r--r--",
 				"./usr/share/doc/captionqa/copyright":              "-rw-r--r--",
 				"./usr/share/doc/captionqa/README.md.gz":           "-rw-r--r--",
 				"./usr/share/doc/captionqa/THIRD-PARTY-NOTICES.gz": "-rw-r--r--",
-			})
+			}))
 			checkScripts(t, deb)
 			root := extractDeb(t, deb)
 			checkELF(t, filepath.Join(root, "usr/bin/captionqa"), arch, true)
@@ -51,14 +51,14 @@ func TestDesktopDeb(t *testing.T) {
 	version := productVersion(t)
 	deb := artifact(t, "captionqa-desktop_"+version+"_amd64.deb")
 	checkFields(t, deb, "captionqa-desktop", version, "amd64", append([]string{"libgtk-3-0", "libwebkit2gtk-4.1-0"}, runtimeDepends...))
-	checkContents(t, deb, map[string]string{
+	checkContents(t, deb, withManual(t, "./usr/share/doc/captionqa-desktop/", map[string]string{
 		"./usr/bin/captionqa-desktop":                              "-rwxr-xr-x",
 		"./usr/share/applications/captionqa.desktop":               "-rw-r--r--",
 		"./usr/share/icons/hicolor/256x256/apps/captionqa.png":     "-rw-r--r--",
 		"./usr/share/doc/captionqa-desktop/copyright":              "-rw-r--r--",
 		"./usr/share/doc/captionqa-desktop/README.md.gz":           "-rw-r--r--",
 		"./usr/share/doc/captionqa-desktop/THIRD-PARTY-NOTICES.gz": "-rw-r--r--",
-	})
+	}))
 	root := extractDeb(t, deb)
 
 	entry := filepath.Join(root, "usr/share/applications/captionqa.desktop")
@@ -157,6 +157,16 @@ func checkContents(t *testing.T, deb string, want map[string]string) {
 	for path := range want {
 		t.Errorf("%s has no %s", filepath.Base(deb), path)
 	}
+}
+
+// withManual adds the manual's pages, docs/NAME.md.gz under doc (a
+// package's /usr/share/doc folder), to a want list of checkContents.
+func withManual(t *testing.T, doc string, want map[string]string) map[string]string {
+	t.Helper()
+	for _, page := range manualPages(t) {
+		want[doc+"docs/"+page+".gz"] = "-rw-r--r--"
+	}
+	return want
 }
 
 // checkScripts checks the maintainer scripts: dash can parse them,

@@ -26,6 +26,22 @@ import (
 	"time"
 )
 
+// manualPages lists the manual's pages, docs/*.md of the checkout, by
+// file name: the packages ship them beside the README, which links to
+// them.
+func manualPages(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(repoRoot(t), "docs", "*.md"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no docs/*.md in the checkout (%v)", err)
+	}
+	pages := make([]string, len(paths))
+	for i, p := range paths {
+		pages[i] = filepath.Base(p)
+	}
+	return pages
+}
+
 // repoRoot is the checkout: this package is build/package.
 func repoRoot(t *testing.T) string {
 	t.Helper()

@@ -62,8 +62,8 @@ func TestOtherTarballs(t *testing.T) {
 }
 
 // extractTarball checks build/dist/captionqa-VERSION-linux-ARCH.tar.gz
-// (one folder of that name with the binary, README.md, LICENSE,
-// THIRD-PARTY-NOTICES and the unit, owned by root, sensible modes), then
+// (one folder of that name with the binary, README.md, the manual's
+// docs/*.md, LICENSE, THIRD-PARTY-NOTICES and the unit, owned by root, sensible modes), then
 // extracts it into a new temp folder and returns the folder it holds.
 func extractTarball(t *testing.T, version, arch string) string {
 	t.Helper()
@@ -85,6 +85,10 @@ func extractTarball(t *testing.T, version, arch string) string {
 		name + "/LICENSE":             0o644,
 		name + "/THIRD-PARTY-NOTICES": 0o644,
 		name + "/captionqa.service":   0o644,
+		name + "/docs/":               fs.ModeDir | 0o755,
+	}
+	for _, page := range manualPages(t) {
+		want[name+"/docs/"+page] = 0o644
 	}
 	tr := tar.NewReader(zr)
 	for {

@@ -58,7 +58,7 @@ func TestParity(t *testing.T) {
 		}
 	}
 	if withParity(0x14) != 0x94 || withParity(0x20) != 0x20 || withParity(0x2F) != 0x2F || withParity(0x2E) != 0xAE {
-		t.Error("the codes of the design note: 9420 942f 94ae")
+		t.Error("the pop-on control codes RCL, EOC and ENM: 9420 942f 94ae")
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package grant decides who gets an ExplainAI explanation and counts it
-// (spec parts 2.1, 4 and 5.2): the Pro workspace and the explain
+// (docs/api.md, ExplainAI): the Pro workspace and the explain
 // entitlement, the explainer turned on by configuration, and a daily
 // explain cap per account, apart from the account's daily runs. It knows
 // nothing of HTTP or SQL.
@@ -20,7 +20,8 @@ import (
 // runaway script cannot keep a local model busy all day.
 const DefaultDailyCap = 500
 
-// Reasons an explanation is absent (spec 2.1 explainSkippedReason).
+// Reasons an explanation is absent: a process result's
+// explainSkippedReason.
 const (
 	SkipNotEntitled   = "not_entitled"
 	SkipNotConfigured = "not_configured"
@@ -54,7 +55,8 @@ func New(opts Options) *Service {
 	return s
 }
 
-// Entitled reports whether a holds what ExplainAI needs (spec 5.2).
+// Entitled reports whether a holds what ExplainAI needs: the Pro
+// workspace and the explain_ai entitlement.
 func Entitled(a *account.Account) bool {
 	return a.Has(account.FeatureProWorkspace) && a.Has(account.FeatureExplainAI)
 }

@@ -36,7 +36,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerPort, true
 	case in(rel, "backend/store/sqlite", "backend/store/postgres", "backend/blob/s3blob", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
 		return layerAdapter, true
-	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "build/package"):
+	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "docs", "build/package"):
 		return layerRoot, true
 	case rel == "assets", rel == "frontend":
 		// Embedded data: importable by roots only, checked below.

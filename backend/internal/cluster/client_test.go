@@ -62,7 +62,8 @@ func (c *cluster) key(t *testing.T, email string, scopes ...string) key {
 	return k
 }
 
-// allScopes are every scope of a key (spec 5.2); read-only.
+// allScopes are every scope of a key (docs/api.md, Scopes and
+// entitlements); read-only.
 var allScopes = []string{"process:write", "account:read", "usage:read", "keys:read", "keys:write",
 	"webhooks:read", "webhooks:write", "exports:read", "exports:write"}
 

@@ -67,9 +67,9 @@ type processed struct {
 // processRetrying sends a process request until it gets an answer other
 // than the upload gate's: each node lets one account have 4 process
 // requests in flight (429 rate_limited, details.limit
-// "uploads_per_client"), and a client backs off for Retry-After as the
-// spec tells it to. The daily cap is what the test measures, not the
-// gate.
+// "uploads_per_client"), and a client backs off for Retry-After as
+// docs/api.md (Limits and quotas) tells it to. The daily cap is what the
+// test measures, not the gate.
 func processRetrying(url, secret string, body []byte, contentType string) processed {
 	var p processed
 	deadline := time.Now().Add(time.Minute)

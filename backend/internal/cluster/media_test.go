@@ -204,7 +204,7 @@ func waitJob(t testing.TB, url, secret, id string, limit time.Duration, done fun
 	return j
 }
 
-// link is a signed artifact link (spec 2.9).
+// link is a signed artifact link (the OpenAPI operation getArtifactURL).
 type link struct {
 	URL   string `json:"url"`
 	Bytes int64  `json:"bytes"`

@@ -5,6 +5,7 @@
 // the project: tests read it in place and skip, saying why, when it is absent.
 // Under CI=true an absent corpus fails the test instead: a conformance suite
 // that skips there would let a run pass without checking anything.
+// docs/development.md (The test corpus) says the same for contributors.
 package corpus
 
 import (

@@ -32,7 +32,8 @@ const (
 // wherever they stand. Read-only.
 var globalFlags = []string{"-nostdin", "-hide_banner", "-nostats", "-loglevel", "error", "-progress", "pipe:1", "-y"}
 
-// languageTag is an ISO 639-2 code as the spec requires it. Read-only.
+// languageTag is an ISO 639-2 code, the form a soft track's language
+// takes (see the OpenAPI operation createRenderJob). Read-only.
 var languageTag = regexp.MustCompile(`^[a-z]{3}$`)
 
 // subtitleDemuxers maps RenderSpec.SubtitleFormat to the demuxer forced on
