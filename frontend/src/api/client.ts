@@ -1,6 +1,7 @@
-// Typed client for /api/v1 (contract 1.0.0) and the session and homepage
-// routes. Every failure becomes an ApiError whose message is the error
-// envelope's message (never a bare status), or a clear network message.
+// Typed client for /api/v1 (contract 1.0.0; its wire types, from the
+// contract, are in ./types.ts) and the session and homepage routes. Every
+// failure becomes an ApiError whose message is the error envelope's
+// message (never a bare status), or a clear network message.
 
 import type {
   ArtifactLink,
@@ -11,14 +12,18 @@ import type {
   ProjectDetail,
   ProjectList,
   Project,
+  PutIRRequest,
   RevisionList,
   APIKeyCreated,
   APIKeyCreateRequest,
   APIKeyList,
   APIKeyRevoked,
+  CreateProjectRequest,
   CSRFToken,
+  ErrorDetails,
   ErrorEnvelope,
   ExportTemplate,
+  HomepageProcessResult,
   ProcessInput,
   ProcessResult,
   Profile,
@@ -27,6 +32,7 @@ import type {
   TemplateDeleted,
   TemplateList,
   TemplateRunResult,
+  TemplateTestRequest,
   TemplateUpdate,
   TemplateValidateRequest,
   Usage,
@@ -42,7 +48,8 @@ export class ApiError extends Error {
     message: string,
     readonly code: string,
     readonly status: number,
-    readonly details: Record<string, unknown> = {},
+    /** details is the envelope's (the contract's ErrorDetails: the keys it names, and others). */
+    readonly details: ErrorDetails = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -201,9 +208,9 @@ export class Client {
     return (await call<CSRFToken>("/api/csrf")).token;
   }
 
-  async homepageProcess(input: ProcessInput): Promise<ProcessResult> {
+  async homepageProcess(input: ProcessInput): Promise<HomepageProcessResult> {
     const token = await this.homepageToken();
-    return call<ProcessResult>("/api/process", { method: "POST", form: processForm(input), csrf: token });
+    return call<HomepageProcessResult>("/api/process", { method: "POST", form: processForm(input), csrf: token });
   }
 
   // ---- v1 with the session cookie
@@ -242,7 +249,10 @@ export class Client {
 
   /** createProject sends a caption file in any readable format, or none for an empty project. */
   createProject(name: string, file: File | null): Promise<Project> {
-    if (!file) return this.v1<Project>("/projects", { method: "POST", json: { name }, csrf: this.csrf });
+    if (!file) {
+      const req: CreateProjectRequest = { name };
+      return this.v1<Project>("/projects", { method: "POST", json: req, csrf: this.csrf });
+    }
     const f = new FormData();
     f.append("name", name);
     f.append("file", file, file.name);
@@ -263,7 +273,8 @@ export class Client {
 
   /** putIR stores ir (IR v1 JSON text) as the revision after baseRevision. */
   putIR(id: string, ir: string, baseRevision: number): Promise<Project> {
-    return this.v1<Project>(`/projects/${encodeURIComponent(id)}/ir`, { method: "PUT", json: { ir, baseRevision }, csrf: this.csrf });
+    const req: PutIRRequest = { ir, baseRevision };
+    return this.v1<Project>(`/projects/${encodeURIComponent(id)}/ir`, { method: "PUT", json: req, csrf: this.csrf });
   }
 
   /** putFile stores a caption file, in any format the server reads, as the revision after baseRevision. */
@@ -344,7 +355,8 @@ export class Client {
 
   /** testTemplate runs a saved template on a project's current timeline. */
   testTemplate(id: string, projectId: string): Promise<TemplateRunResult> {
-    return this.v1<TemplateRunResult>(`/export-templates/${encodeURIComponent(id)}/test`, { method: "POST", json: { projectId, mode: "test" }, csrf: this.csrf });
+    const req: TemplateTestRequest = { projectId, mode: "test" };
+    return this.v1<TemplateRunResult>(`/export-templates/${encodeURIComponent(id)}/test`, { method: "POST", json: req, csrf: this.csrf });
   }
 }
 

@@ -2,7 +2,7 @@
 // and a probe's streams in one line ("H.264 1280×720 30 fps · AAC stereo ·
 // 2 subtitle tracks (eng, fra) · closed captions").
 
-import type { MediaProbe, MediaStream } from "./media_api";
+import type { JobAccepted, MediaProbe, MediaStream } from "./media_api";
 
 /** bytesText is a size in decimal units, as rates in MB/s are: "27.4 MB". */
 export function bytesText(n: number): string {
@@ -296,7 +296,7 @@ export function trackUnreadable(s: MediaStream): string {
 }
 
 /** queuedText is the status line of a job just queued: "Render queued; it starts in about 40 s. 7 runs left today." */
-export function queuedText(what: string, res: { estimatedWaitSeconds?: number; remainingApiRunsToday?: number }): string {
+export function queuedText(what: string, res: JobAccepted): string {
   const wait = typeof res.estimatedWaitSeconds === "number" ? `; it starts in ${aboutText(res.estimatedWaitSeconds)}` : "";
   const n = res.remainingApiRunsToday;
   const left = typeof n === "number" ? ` ${n} ${n === 1 ? "run" : "runs"} left today.` : "";

@@ -17,7 +17,6 @@ import {
   type Preset,
   type Project,
   type ProjectDetail,
-  type ReceiptArtifact,
   type RevisionList,
   type StandardId,
 } from "../api/types";
@@ -491,8 +490,8 @@ function exportSection(client: Client, d: ProjectDetail): HTMLElement {
     const cb = h("input", { id, type: "checkbox", value: p, checked: p === "youtube" });
     return { p, cb, el: h("div", { class: "check" }, cb, h("label", { for: id }, PRESET_LABELS[p] ?? p)) };
   });
-  const fix = h("select", { id: "export-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f as FixProfile] ?? f)));
-  const std = h("select", { id: "export-standard" }, h("option", { value: "" }, "None"), ...STANDARDS.map((s) => h("option", { value: s }, STANDARD_LABELS[s as StandardId] ?? s)));
+  const fix = h("select", { id: "export-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f])));
+  const std = h("select", { id: "export-standard" }, h("option", { value: "" }, "None"), ...STANDARDS.map((s) => h("option", { value: s }, STANDARD_LABELS[s])));
   const submit = h("button", { id: "export-run", type: "submit", class: "button primary" }, "Export");
   const out = h("div", { id: "export-area" });
   const form = h(
@@ -524,7 +523,7 @@ function exportSection(client: Client, d: ProjectDetail): HTMLElement {
         ...(std.value ? { standard: std.value as StandardId } : {}),
       });
       replace(out, exportResult(client, res, (m) => err.show(m)));
-      announce(`Export finished: ${artifactsOf(res).length} files ready to download.`);
+      announce(`Export finished: ${res.artifacts.length} files ready to download.`);
     } catch (ex) {
       err.show(messageOf(ex));
     } finally {
@@ -534,18 +533,7 @@ function exportSection(client: Client, d: ProjectDetail): HTMLElement {
   return h("section", { class: "card", "aria-labelledby": "export-h" }, h("h3", { id: "export-h" }, "Export"), form, err.el, out);
 }
 
-/** artifactsOf merges the receipt's artifacts with the artifactIds the response carries beside it. */
-function artifactsOf(res: ExportCreated): ReceiptArtifact[] {
-  const list = res.receipt?.artifacts ?? [];
-  const ids = res.artifacts ?? [];
-  return list.map((a, i) => {
-    const match = ids.find((x) => x.preset === a.preset && (!x.filename || x.filename === a.filename)) ?? ids[i];
-    return { ...a, artifactId: a.artifactId ?? match?.artifactId };
-  });
-}
-
 function exportResult(client: Client, res: ExportCreated, showError: (m: string) => void): HTMLElement {
-  const arts = artifactsOf(res);
   return h(
     "div",
     { id: "export-result", "data-export-id": res.exportId },
@@ -553,14 +541,10 @@ function exportResult(client: Client, res: ExportCreated, showError: (m: string)
     h(
       "ul",
       { id: "export-artifacts", class: "artifacts" },
-      ...arts.map((a) => {
-        const btn = h(
-          "button",
-          { type: "button", class: "button secondary small artifact-download", "data-artifact-id": a.artifactId ?? "", "data-filename": a.filename, disabled: !a.artifactId },
-          "Download",
-        );
+      // Each artifact carries its artifactId (createExport), in the order asked.
+      ...res.artifacts.map((a) => {
+        const btn = h("button", { type: "button", class: "button secondary small artifact-download", "data-artifact-id": a.artifactId, "data-filename": a.filename }, "Download");
         btn.addEventListener("click", async () => {
-          if (!a.artifactId) return;
           btn.disabled = true;
           try {
             const link = await client.artifactLink(a.artifactId);

@@ -3,16 +3,16 @@
 // signed-out visitors uses the same page with the homepage route.
 
 import { messageOf } from "../api/client";
-import type { ProcessInput, ProcessResult } from "../api/types";
+import type { ProcessInput, RunResult } from "../api/types";
 import { readCues } from "../captions";
 import { announce, h, replace } from "../dom";
 import { newResultState, remainingLine, resultView, type ResultState } from "../ui/result";
 import { newRunFormState, offerExplain, runForm, setBusy, type RunFormState } from "../ui/runform";
 
 export interface RunPageOptions {
-  run: (input: ProcessInput) => Promise<ProcessResult>;
+  run: (input: ProcessInput) => Promise<RunResult>;
   /** onRemaining is told the quota line after each successful run. */
-  onResult?: (r: ProcessResult) => void;
+  onResult?: (r: RunResult) => void;
 }
 
 /** RunPage keeps its form state across navigation within a session. */

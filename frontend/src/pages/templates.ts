@@ -408,12 +408,19 @@ function workspace(
   }
 
   function load(t: ExportTemplate): void {
+    // The contract leaves scriptSource optional, since the list leaves it
+    // out; a single template comes with it. Without it there is nothing to
+    // edit: loading "" would let a save erase the stored script.
+    if (t.scriptSource === undefined) {
+      throw new ApiError("The service sent the template without its script. Reload the page and open it again.", "unexpected_response", 200);
+    }
+    const source = t.scriptSource;
     current = { id: t.id, revision: t.revision, updatedAt: t.updatedAt };
-    saved = { name: t.name, filenamePattern: t.filenamePattern, contentType: t.contentType, scriptSource: t.scriptSource };
+    saved = { name: t.name, filenamePattern: t.filenamePattern, contentType: t.contentType, scriptSource: source };
     name.value = t.name;
     filename.value = t.filenamePattern;
     ctype.value = t.contentType;
-    editor.setText(t.scriptSource);
+    editor.setText(source);
     heading.textContent = t.name;
     conflict.hidden = true;
     saveStatus.textContent = "";
@@ -526,11 +533,14 @@ function workspace(
           });
       // Keep what is typed since the request left; the saved copy is t.
       const typed = editor.text();
+      // The answer carries the stored script; were it absent (the contract
+      // leaves it optional), the stored script is the one just sent.
+      const source = t.scriptSource ?? f.scriptSource;
       current = { id: t.id, revision: t.revision, updatedAt: t.updatedAt };
-      saved = { name: t.name, filenamePattern: t.filenamePattern, contentType: t.contentType, scriptSource: t.scriptSource };
+      saved = { name: t.name, filenamePattern: t.filenamePattern, contentType: t.contentType, scriptSource: source };
       filename.value = t.filenamePattern;
       ctype.value = t.contentType;
-      if (typed === t.scriptSource) editor.mark([]);
+      if (typed === source) editor.mark([]);
       heading.textContent = t.name;
       history.replaceState(null, "", `#/templates/${encodeURIComponent(t.id)}`);
       showMeta();

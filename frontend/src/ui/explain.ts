@@ -6,7 +6,7 @@
 // who wrote the text. A result that asked for it but may not have it shows
 // one line saying why instead.
 
-import type { ExplainAction, Explanation, FixProfile, ProcessResult } from "../api/types";
+import type { ExplainAction, Explanation, RunResult } from "../api/types";
 import { announce, h } from "../dom";
 import { copyText } from "../download";
 import { FIX_LABELS } from "./labels";
@@ -61,7 +61,7 @@ const FALLBACK: Record<string, string> = {
  * (id "explain-skipped") when the result says why the plan is absent, or
  * null when the run did not ask for one.
  */
-export function explainView(r: ProcessResult, st: ExplainState, hooks: ExplainHooks): HTMLElement | null {
+export function explainView(r: RunResult, st: ExplainState, hooks: ExplainHooks): HTMLElement | null {
   if (r.explain) return planCard(r.explain, st, hooks);
   if (r.explainSkippedReason) {
     const text = SKIPPED[r.explainSkippedReason] ?? `ExplainAI did not run (${r.explainSkippedReason}).`;
@@ -240,7 +240,7 @@ function facts(a: ExplainAction): HTMLElement[] {
   if (a.owner) out.push(h("li", { class: "fact-owner" }, `Owner: ${a.owner}`));
   if (a.effortMinutes > 0) out.push(h("li", { class: "fact-effort" }, `about ${plural(a.effortMinutes, "minute", "minutes")}`));
   if (a.autoFixable && a.fixProfile) {
-    const name = FIX_LABELS[a.fixProfile as FixProfile];
+    const name = FIX_LABELS[a.fixProfile];
     out.push(
       h(
         "li",

@@ -11,7 +11,7 @@
 // findings) and the aided output (aidedReport.remaining). A selection
 // names its track, so a cue number always means the cue it shows.
 
-import type { Change, Clause, Diagnostic, OutputFormat, ProcessResult, Report } from "../api/types";
+import type { Change, Clause, Diagnostic, OutputFormat, Report, RunResult } from "../api/types";
 import { clock, readCues, type Cue } from "../captions";
 import { announce, h, replace } from "../dom";
 import { download, mimeOf, outputName } from "../download";
@@ -34,7 +34,7 @@ const SPACE_WORDS: Record<Space, { name: string; of: string }> = {
 const STRIP = "strip_styling";
 
 export interface ResultState {
-  result: ProcessResult;
+  result: RunResult;
   inputName: string;
   /** cues are each track's cues as this page could read them ([] when it could not). */
   cues: Record<Space, Cue[]>;
@@ -48,12 +48,12 @@ export interface ResultState {
 }
 
 /** aidedDistinct: the result has an aided output of its own, with its report. */
-function aidedDistinct(r: ProcessResult): boolean {
+function aidedDistinct(r: RunResult): boolean {
   return r.aidedSameAsDelivery === false && !!r.aidedOutput && !!r.aidedReport;
 }
 
 /** newResultState reads the delivery's and the aided output's cues; sourceCues are the uploaded file's. */
-export function newResultState(result: ProcessResult, inputName: string, sourceCues: Cue[]): ResultState {
+export function newResultState(result: RunResult, inputName: string, sourceCues: Cue[]): ResultState {
   const fmt = result.report.outputFormat;
   const delivery = readCues(`delivery.${fmt}`, result.output ?? "");
   const aided = aidedDistinct(result) ? readCues(`aided.${result.aidedReport?.outputFormat ?? fmt}`, result.aidedOutput ?? "") : [];
@@ -71,7 +71,7 @@ export function newResultState(result: ProcessResult, inputName: string, sourceC
 /** Lists are the findings each track's table and timeline show. */
 type Lists = Record<Space, Diagnostic[]>;
 
-function listsOf(r: ProcessResult): Lists {
+function listsOf(r: RunResult): Lists {
   return {
     source: r.report.diagnostics.filter((d) => d.code !== STRIP),
     delivery: [...r.report.remaining, ...(r.suggestions ?? [])],
@@ -510,7 +510,7 @@ function outputsView(st: ResultState): HTMLElement {
 }
 
 /** remainingLine words the quota left after a run. */
-export function remainingLine(r: ProcessResult): string {
+export function remainingLine(r: RunResult): string {
   if (typeof r.remainingToday === "number") return `${r.remainingToday} free ${r.remainingToday === 1 ? "run" : "runs"} left today.`;
   if (typeof r.remainingApiRunsToday === "number") return `${r.remainingApiRunsToday} runs left today.`;
   return "";
