@@ -34,6 +34,17 @@ type Diagnostic struct {
 	Unit  string   `json:"unit,omitempty"`
 }
 
+// Equal reports whether d and o say the same: every field equal, the
+// optional figures compared by value.
+func (d *Diagnostic) Equal(o *Diagnostic) bool {
+	return d.Code == o.Code && d.Severity == o.Severity && d.Line == o.Line && d.Message == o.Message &&
+		d.Unit == o.Unit && eqPtr(d.CueIndex, o.CueIndex) && eqPtr(d.Value, o.Value) && eqPtr(d.Limit, o.Limit)
+}
+
+func eqPtr[T comparable](a, b *T) bool {
+	return a == b || (a != nil && b != nil && *a == *b)
+}
+
 // Reader diagnostic codes (docs/cli.md, Diagnostics). All are stable.
 const (
 	CodeEmptyInput          = "empty_input"

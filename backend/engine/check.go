@@ -303,9 +303,9 @@ func split(findings []caption.Diagnostic, aided bool) (remaining, suggestions []
 		return []caption.Diagnostic{}, []caption.Diagnostic{}
 	}
 	nHeld := countHeld(findings, aided)
-	// When one side takes every finding it shares the slice, clipped so
-	// that appending to it copies: a long result lists the same findings
-	// in several places, and its encoder writes a shared list once.
+	// When one side takes every finding it shares the slice rather than
+	// copying tens of thousands of findings, clipped so that appending to
+	// it copies.
 	switch nHeld {
 	case len(findings):
 		return slices.Clip(findings), []caption.Diagnostic{}

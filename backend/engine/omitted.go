@@ -69,10 +69,10 @@ func encodeOmitted(e *jsonw.Encoder, om []Omission) {
 }
 
 // capLists keeps at most max entries of each code in every list of r, and
-// records what each leaves out. The lists Process shares between the
-// reports (the input's diagnostics, a warn-only run's suggestions and the
-// aided output's remaining problems, the fixes of one output serving
-// both) stay shared once capped, so the encoder still writes each once.
+// records what each leaves out. A list Process shares between the reports
+// (the input's diagnostics, a warn-only run's suggestions and the aided
+// output's remaining problems, the fixes of one output serving both) is
+// capped once and its capped copy shared again.
 // Lists that need no cap are kept as they are, nil or empty alike.
 func (r *Result) capLists(max int) {
 	c := capper{max: max}

@@ -97,7 +97,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	// found in the text) then the rules', listed by both reports. Without
 	// the reader's they are the source check's own slice, which
 	// suggestions and remaining problems may share too; clipped, so
-	// appending copies, and encoded once however often listed.
+	// appending copies.
 	lead := readerDiags
 	if len(controls) > 0 {
 		lead = append(slices.Clip(readerDiags), controls...)

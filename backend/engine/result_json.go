@@ -52,12 +52,12 @@ const (
 	bigString = 64 << 10 // bytes
 )
 
-// blobs are the big parts of a result, encoded ahead. Process shares one
-// slice among lists that hold the same findings (both reports list the
-// input's; a warn-only result whose findings are all suggestions lists
-// each also as a suggestion and as a problem remaining in the aided
-// output), and one string when the aided output is the delivery: each is
-// encoded once however often it appears.
+// blobs are the big parts of a result, encoded ahead. A result often lists
+// the same findings several times (both reports list the input's; a
+// warn-only result whose findings are all suggestions lists each also as a
+// suggestion and as a problem remaining in the aided output), and the same
+// text twice when the aided output is the delivery: equal lists and equal
+// strings are encoded once however often they appear ([sameList]).
 type blobs struct {
 	lists   []encodedList
 	strings []encodedString
@@ -183,8 +183,24 @@ func encodeFindings(ds []caption.Diagnostic, lo, hi int) []byte {
 	return b
 }
 
+// sameList reports whether a and b list the same findings, so that the
+// encoder writes a list once however often a result holds it, whether the
+// engine handed one slice to several places or built equal ones: one
+// backing array is recognised at once, equal lengths are then compared
+// finding by finding (lists that differ, differ early).
 func sameList(a, b []caption.Diagnostic) bool {
-	return len(a) > 0 && len(a) == len(b) && &a[0] == &b[0]
+	if len(a) == 0 || len(a) != len(b) {
+		return false
+	}
+	if &a[0] == &b[0] {
+		return true
+	}
+	for i := range a {
+		if !a[i].Equal(&b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (b *blobs) findList(ds []caption.Diagnostic) *encodedList {

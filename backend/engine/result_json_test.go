@@ -89,3 +89,40 @@ func fastSRT(n int) []byte {
 	}
 	return b
 }
+
+// TestEqualListsEncodedOnce: two lists with the same findings in separate
+// slices are encoded ahead once, like one slice listed twice; a list that
+// differs in one figure is its own.
+func TestEqualListsEncodedOnce(t *testing.T) {
+	mk := func(n int, limit float64) []caption.Diagnostic {
+		ds := make([]caption.Diagnostic, n)
+		for i := range ds {
+			cue, l := i, limit
+			ds[i] = caption.Diagnostic{Code: "cps_too_high", Severity: caption.SeverityWarning, Line: i + 1, CueIndex: &cue, Message: "fast", Limit: &l}
+		}
+		return ds
+	}
+	a, b, c := mk(bigList, 20), mk(bigList, 20), mk(bigList, 17)
+	for _, tt := range []struct {
+		name      string
+		lists     [3][]caption.Diagnostic
+		wantLists int
+	}{
+		{"one slice twice", [3][]caption.Diagnostic{a, a, nil}, 1},
+		{"equal slices", [3][]caption.Diagnostic{a, b, nil}, 1},
+		{"a figure differs", [3][]caption.Diagnostic{a, c, nil}, 2},
+		{"equal and different", [3][]caption.Diagnostic{a, b, c}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := &Result{
+				Report:      &Report{Diagnostics: tt.lists[0]},
+				AidedReport: &Report{Diagnostics: tt.lists[1]},
+				Suggestions: tt.lists[2],
+			}
+			if got := len(res.preEncode().lists); got != tt.wantLists {
+				t.Errorf("%d lists encoded ahead, want %d", got, tt.wantLists)
+			}
+			sameAsEncodingJSON(t, res)
+		})
+	}
+}
