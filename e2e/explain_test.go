@@ -15,6 +15,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/explain/llm/llmtest"
 	"github.com/captionqa/captionqa/backend/server"
 )
@@ -42,36 +45,10 @@ func planSRT(n int) string {
 	return b.String()
 }
 
-// wireExplain is the part of an explanation the test compares.
-type wireExplain struct {
-	Status   string `json:"status"`
-	Headline string `json:"headline"`
-	Actions  []struct {
-		ID         string   `json:"id"`
-		Title      string   `json:"title"`
-		Priority   int      `json:"priority"`
-		Codes      []string `json:"codes"`
-		CueIndexes []int    `json:"cueIndexes"`
-		Count      int      `json:"count"`
-	} `json:"actions"`
-	ClientSummary      string `json:"clientSummary"`
-	DeliveryComparison struct {
-		UploadReadyScore float64 `json:"uploadReadyScore"`
-		EnhancedScore    float64 `json:"enhancedScore"`
-		Summary          string  `json:"summary"`
-	} `json:"deliveryComparison"`
-	WrittenBy string `json:"writtenBy"`
-}
-
-// diagRow is a problem of the delivery, as its table numbers its rows:
-// report.remaining, then suggestions.
-type diagRow struct {
-	CueIndex *int   `json:"cueIndex"`
-	Code     string `json:"code"`
-}
-
-// apiExplain runs the same request through the API with the owner's key.
-func apiExplain(t *testing.T, e *env, name, body string, fields map[string]string) (wireExplain, []diagRow) {
+// apiExplain runs the same request through the API with the owner's key;
+// it returns the explanation and the delivery's problems as its table
+// numbers its rows: report.remaining, then suggestions.
+func apiExplain(t *testing.T, e *env, name, body string, fields map[string]string) (explain.Explanation, []caption.Diagnostic) {
 	t.Helper()
 	fields["includeExplain"] = "true"
 	ct, form := multipartForm(t, name, []byte(body), fields)
@@ -79,16 +56,18 @@ func apiExplain(t *testing.T, e *env, name, body string, fields map[string]strin
 	if status != 200 {
 		t.Fatalf("API process: %d %s", status, raw)
 	}
+	// The engine's result and the ExplainAI members httpapi's
+	// (unexported) processResponse adds.
 	var res struct {
-		Explain              *wireExplain `json:"explain"`
-		ExplainSkippedReason string       `json:"explainSkippedReason"`
-		Suggestions          []diagRow    `json:"suggestions"`
-		Report               struct {
-			Remaining []diagRow `json:"remaining"`
-		} `json:"report"`
+		engine.Result
+		Explain              *explain.Explanation `json:"explain"`
+		ExplainSkippedReason string               `json:"explainSkippedReason"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatal(err)
+	}
+	if res.Report == nil {
+		res.Report = &engine.Report{}
 	}
 	if res.Explain == nil {
 		t.Fatalf("API process with includeExplain has no explain (skipped: %q)", res.ExplainSkippedReason)
@@ -99,7 +78,7 @@ func apiExplain(t *testing.T, e *env, name, body string, fields map[string]strin
 
 // wantHighlight is the problems a step marks: those on its cues of its
 // codes, or, when none of them has one of the codes, all on its cues.
-func wantHighlight(diags []diagRow, cues []int, codes []string) []int {
+func wantHighlight(diags []caption.Diagnostic, cues []int, codes []string) []int {
 	var onCues, ofCodes []int
 	for i, d := range diags {
 		if d.CueIndex == nil || !slices.Contains(cues, *d.CueIndex) {

@@ -23,6 +23,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
 )
@@ -90,9 +93,7 @@ func mediaProject(t *testing.T, e *env, name string) string {
 	t.Helper()
 	ct, body := multipartForm(t, name+".srt", []byte(mediaSRT), map[string]string{"name": name})
 	status, raw := e.api(t, "POST", "/api/v1/projects", ct, body, "")
-	var p struct {
-		ID string `json:"id"`
-	}
+	var p httpapi.ProjectView
 	if status != 201 || json.Unmarshal(raw, &p) != nil || p.ID == "" {
 		t.Fatalf("create project: %d %s", status, raw)
 	}
@@ -381,10 +382,8 @@ func TestMediaUploadRenderJobs(t *testing.T) {
 	b.viewport(1280, 800)
 
 	// The jobs are the API's: three, newest first.
-	var jobs struct {
-		Jobs []struct {
-			JobID, Mode, Status string
-		} `json:"jobs"`
+	var jobs struct { // httpapi's jobList is unexported: its one member
+		Jobs []httpapi.JobView `json:"jobs"`
 	}
 	if s := e.apiJSON(t, "GET", "/api/v1/jobs?projectId="+pid, "", &jobs); s != 200 || len(jobs.Jobs) != 3 || jobs.Jobs[0].Mode != "burn_in" {
 		t.Errorf("GET /jobs: %d %+v", s, jobs.Jobs)
@@ -405,17 +404,7 @@ func TestMediaResume(t *testing.T) {
 	e := newEnv(t, false)
 	pid := mediaProject(t, e, "Harbour long")
 
-	var s struct {
-		UploadID  string `json:"uploadId"`
-		ObjectKey string `json:"objectKey"`
-		Multipart bool   `json:"multipart"`
-		PartSize  int64  `json:"partSize"`
-		Parts     []struct {
-			PartNumber int    `json:"partNumber"`
-			URL        string `json:"url"`
-			Bytes      int64  `json:"bytes"`
-		} `json:"parts"`
-	}
+	var s httpapi.UploadView
 	body := fmt.Sprintf(`{"projectId":%q,"filename":"harbour long.mp4","contentType":"video/mp4","bytes":%d}`, pid, size)
 	if st := e.apiJSON(t, "POST", "/api/v1/media/upload", body, &s); st != 200 {
 		t.Fatalf("POST /media/upload: %d", st)
@@ -688,12 +677,7 @@ func TestMediaExtract(t *testing.T) {
 
 	// The API refuses a subtitle track of it, as documented.
 	plainKey := eval[string](b, `document.querySelector("#media-body tr[data-status=completed]").dataset.objectKey`)
-	var refusal struct {
-		Error struct {
-			Code    string         `json:"code"`
-			Details map[string]any `json:"details"`
-		} `json:"error"`
-	}
+	var refusal apperr.Envelope
 	st, raw := e.api(t, "POST", "/api/v1/jobs/extract", "application/json",
 		strings.NewReader(fmt.Sprintf(`{"projectId":%q,"extractMode":"soft_track","mediaObjectKey":%q}`, pid, plainKey)), "")
 	_ = json.Unmarshal(raw, &refusal)
@@ -813,17 +797,10 @@ func TestMediaExtract(t *testing.T) {
 	b.viewport(1280, 800)
 
 	// The project's timeline is the French track now.
+	// The project and its IR: httpapi's projectDetail is unexported.
 	var proj struct {
-		IRRevision int `json:"irRevision"`
-		CueCount   int `json:"cueCount"`
-		IR         struct {
-			Language string `json:"language"`
-			Cues     []struct {
-				StartMs int    `json:"startMs"`
-				EndMs   int    `json:"endMs"`
-				Text    string `json:"text"`
-			} `json:"cues"`
-		} `json:"ir"`
+		httpapi.ProjectView
+		IR caption.Track `json:"ir"`
 	}
 	if st := e.apiJSON(t, "GET", "/api/v1/projects/"+pid, "", &proj); st != 200 {
 		t.Fatalf("GET project: %d", st)
@@ -833,7 +810,7 @@ func TestMediaExtract(t *testing.T) {
 	}
 	for i, c := range proj.IR.Cues {
 		w := frenchCues[i]
-		if c.Text != w.Text || absDiff(c.StartMs, int(w.Start.Milliseconds())) > 40 || absDiff(c.EndMs, int(w.End.Milliseconds())) > 40 {
+		if c.Text != w.Text || absDiff(int(c.StartMs), int(w.Start.Milliseconds())) > 40 || absDiff(int(c.EndMs), int(w.End.Milliseconds())) > 40 {
 			t.Errorf("cue %d = %+v, want %q %v–%v", i, c, w.Text, w.Start, w.End)
 		}
 	}
@@ -842,21 +819,8 @@ func TestMediaExtract(t *testing.T) {
 	}
 
 	// The job as the API has it.
-	var jobs struct {
-		Jobs []struct {
-			Kind           string `json:"kind"`
-			Mode           string `json:"mode"`
-			Status         string `json:"status"`
-			Preset         string `json:"preset"`
-			IRRevision     int    `json:"irRevision"`
-			TrackIndex     *int   `json:"trackIndex"`
-			ResultRevision *int   `json:"resultRevision"`
-			MediaObjectKey string `json:"mediaObjectKey"`
-			Artifacts      []struct {
-				Filename    string `json:"filename"`
-				ContentType string `json:"contentType"`
-			} `json:"artifacts"`
-		} `json:"jobs"`
+	var jobs struct { // httpapi's jobList is unexported: its one member
+		Jobs []httpapi.JobView `json:"jobs"`
 	}
 	if st := e.apiJSON(t, "GET", "/api/v1/jobs?projectId="+pid, "", &jobs); st != 200 || len(jobs.Jobs) != 1 {
 		t.Fatalf("GET /jobs: %d %+v", st, jobs.Jobs)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -100,8 +101,8 @@ func TestProjectsCreateOpenDiffExport(t *testing.T) {
 	}
 	// The temporary project the candidate was read through is gone.
 	status, raw := e.api(t, "GET", "/api/v1/projects", "", nil, "")
-	var list struct {
-		Projects []struct{ ID, Name string } `json:"projects"`
+	var list struct { // httpapi's projectList is unexported: the member read
+		Projects []httpapi.ProjectView `json:"projects"`
 	}
 	if status != 200 || json.Unmarshal(raw, &list) != nil || len(list.Projects) != 1 {
 		t.Errorf("projects after the diff: %d %s", status, raw)

@@ -18,63 +18,25 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/engine"
 )
 
-// wireDiag is a diagnostic of the API's answer.
-type wireDiag struct {
-	Code     string   `json:"code"`
-	Severity string   `json:"severity"`
-	Line     int      `json:"line"`
-	CueIndex *int     `json:"cueIndex"`
-	Message  string   `json:"message"`
-	Value    *float64 `json:"value"`
-	Limit    *float64 `json:"limit"`
-	Unit     string   `json:"unit"`
-}
-
-type wireReport struct {
-	Preset      string     `json:"preset"`
-	OutputCues  int        `json:"outputCues"`
-	InputCues   int        `json:"inputCues"`
-	Diagnostics []wireDiag `json:"diagnostics"`
-	Remaining   []wireDiag `json:"remaining"`
-	Fixes       []struct {
-		Code     string `json:"code"`
-		CueIndex *int   `json:"cueIndex"`
-		Action   string `json:"action"`
-		Message  string `json:"message"`
-	} `json:"fixes"`
-	Standard *struct {
-		Title   string `json:"title"`
-		Version string `json:"version"`
-		Clauses []struct {
-			ID       string     `json:"id"`
-			Status   string     `json:"status"`
-			Reason   string     `json:"reason"`
-			Findings []wireDiag `json:"findings"`
-		} `json:"clauses"`
-	} `json:"standard"`
-}
-
-type wireResult struct {
-	Report              wireReport  `json:"report"`
-	Output              string      `json:"output"`
-	Suggestions         []wireDiag  `json:"suggestions"`
-	AidedSameAsDelivery bool        `json:"aidedSameAsDelivery"`
-	AidedReport         *wireReport `json:"aidedReport"`
-}
-
 // apiProcess runs the request through the API with the owner's key.
-func apiProcess(t *testing.T, e *env, name, body string, fields map[string]string) wireResult {
+func apiProcess(t *testing.T, e *env, name, body string, fields map[string]string) engine.Result {
 	t.Helper()
 	ct, form := multipartForm(t, name, []byte(body), fields)
 	status, raw := e.api(t, "POST", "/api/v1/process", ct, form, "")
 	if status != 200 {
 		t.Fatalf("API process: %d %s", status, raw)
 	}
-	var res wireResult
+	var res engine.Result
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatal(err)
+	}
+	if res.Report == nil {
+		res.Report = &engine.Report{}
 	}
 	return res
 }
@@ -98,7 +60,7 @@ func runQA(t *testing.T, b *tab, name, body, preset, fix, std string) {
 
 // wantImpact is the documented impact (ui/labels.ts impactOf), written
 // again here so the two can disagree.
-func wantImpact(d wireDiag) string {
+func wantImpact(d caption.Diagnostic) string {
 	ratio := math.NaN()
 	if d.Value != nil && d.Limit != nil && *d.Limit > 0 {
 		ratio = *d.Value / *d.Limit
@@ -158,12 +120,12 @@ func wantImpact(d wireDiag) string {
 }
 
 var (
-	sevRank    = map[string]int{"error": 0, "warning": 1, "info": 2}
+	sevRank    = map[caption.Severity]int{"error": 0, "warning": 1, "info": 2}
 	impactRank = map[string]int{"high": 0, "medium": 1, "low": 2}
 )
 
 // diagKey names a finding as a row or marker shows it.
-func diagKey(d wireDiag) string {
+func diagKey(d caption.Diagnostic) string {
 	cue := -1
 	if d.CueIndex != nil {
 		cue = *d.CueIndex
@@ -171,7 +133,7 @@ func diagKey(d wireDiag) string {
 	return fmt.Sprintf("%d:%s", cue, d.Code)
 }
 
-func keys(ds []wireDiag) []string {
+func keys(ds []caption.Diagnostic) []string {
 	out := make([]string, 0, len(ds))
 	for _, d := range ds {
 		out = append(out, diagKey(d))
@@ -196,7 +158,7 @@ func rowsOf(b *tab, body string) []domRow {
 		tag: r.cells[1].textContent.trim(), num: r.cells[3].textContent.trim(), value: r.cells[r.cells.length-1].textContent.replace(/\u00a0/g, " ").trim()}))`, body))
 }
 
-func valueCell(d wireDiag) string {
+func valueCell(d caption.Diagnostic) string {
 	n := func(v float64) string {
 		if v == math.Trunc(v) {
 			return fmt.Sprint(int64(v))
@@ -249,7 +211,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 	// The delivery's problems: remaining, then suggestions (each by
 	// impact, high first), with the delivery's cue numbers and values.
 	delivery := append(slices.Clone(want.Report.Remaining), want.Suggestions...)
-	slices.SortStableFunc(delivery, func(a, c wireDiag) int {
+	slices.SortStableFunc(delivery, func(a, c caption.Diagnostic) int {
 		return cmp.Or(cmp.Compare(sevRank[a.Severity], sevRank[c.Severity]), cmp.Compare(impactRank[wantImpact(a)], impactRank[wantImpact(c)]))
 	})
 	if got, w := b.text("#delivery-problems-h"), fmt.Sprintf("Problems in the delivery (%d)", len(delivery)); got != w {
@@ -273,13 +235,13 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 		if w := wantImpact(d); r.Impact != w {
 			t.Errorf("delivery row %d (%s %v/%v) impact = %q, want %q", i, d.Code, *d.Value, *d.Limit, r.Impact, w)
 		}
-		wantTag := map[string]string{"error": "Blocks delivery", "warning": "Suggestion"}[d.Severity]
+		wantTag := map[caption.Severity]string{"error": "Blocks delivery", "warning": "Suggestion"}[d.Severity]
 		if !strings.Contains(r.Tag, wantTag) {
 			t.Errorf("delivery row %d delivery tag = %q, want %q", i, r.Tag, wantTag)
 		}
 	}
 	// The input's pre-fix value of the same rule is not what the delivery shows.
-	in := want.Report.Diagnostics[slices.IndexFunc(want.Report.Diagnostics, func(d wireDiag) bool { return d.Code == "reading_speed_high" })]
+	in := want.Report.Diagnostics[slices.IndexFunc(want.Report.Diagnostics, func(d caption.Diagnostic) bool { return d.Code == "reading_speed_high" })]
 	if rows[0].Value == valueCell(in) {
 		t.Errorf("the delivery's first row shows the uploaded file's value %q", rows[0].Value)
 	}
@@ -315,7 +277,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 
 	// The uploaded file's findings come after, without strip_styling,
 	// which is among the changes only.
-	var source []wireDiag
+	var source []caption.Diagnostic
 	strips := 0
 	for _, d := range want.Report.Diagnostics {
 		if d.Code == "strip_styling" {
@@ -328,7 +290,7 @@ func TestResultsDeliveryProblemsFirst(t *testing.T) {
 		t.Fatal("the fixture should have styling to strip")
 	}
 	// By impact, then blocking first.
-	slices.SortStableFunc(source, func(a, c wireDiag) int {
+	slices.SortStableFunc(source, func(a, c caption.Diagnostic) int {
 		return cmp.Or(cmp.Compare(impactRank[wantImpact(a)], impactRank[wantImpact(c)]), cmp.Compare(sevRank[a.Severity], sevRank[c.Severity]))
 	})
 	srows := rowsOf(b, "diag-body")
@@ -457,7 +419,7 @@ func TestResultsTimelineSwitch(t *testing.T) {
 	if got := title(1); got != "Cue 2: 00:03.400 → 00:05.000" {
 		t.Errorf("source cue 2 = %q", got)
 	}
-	var source []wireDiag
+	var source []caption.Diagnostic
 	for _, d := range want.Report.Diagnostics {
 		if d.Code != "strip_styling" {
 			source = append(source, d)
@@ -817,7 +779,7 @@ func sortedRows(b *tab, body string) []string {
 	return v
 }
 
-func sortedKeys(ds []wireDiag) []string {
+func sortedKeys(ds []caption.Diagnostic) []string {
 	v := keys(ds)
 	slices.Sort(v)
 	return v
@@ -905,7 +867,7 @@ func TestResultsImpactTags(t *testing.T) {
 		if r["impact"] != imp || r["text"] != words[imp] {
 			t.Errorf("%s (%v of %v) shows impact %q %q, want %q", diagKey(d), *d.Value, *d.Limit, r["impact"], r["text"], imp)
 		}
-		tag := map[string]string{"error": "Blocks delivery", "warning": "Suggestion"}[d.Severity]
+		tag := map[caption.Severity]string{"error": "Blocks delivery", "warning": "Suggestion"}[d.Severity]
 		if !strings.HasSuffix(r["tag"], tag) {
 			t.Errorf("%s delivery tag = %q, want %q", diagKey(d), r["tag"], tag)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -53,13 +54,6 @@ func (e *env) apiJSON(t *testing.T, method, path, body string, out any) int {
 	return status
 }
 
-type tplJSON struct {
-	ID           string `json:"id"`
-	Name         string `json:"name"`
-	Revision     int    `json:"revision"`
-	ScriptSource string `json:"scriptSource"`
-}
-
 // editorText is the CodeMirror document as the page holds it.
 const editorText = `(() => { const v = document.querySelector("#template-source-wrap .cm-content"); return [...v.querySelectorAll(".cm-line")].map(l => l.textContent).join("\n"); })()`
 
@@ -86,16 +80,14 @@ func TestTemplatesPage(t *testing.T) {
 	e := newEnv(t, false)
 	ct, body := multipartForm(t, "harbour show.vtt", []byte(speakersVTT), map[string]string{"name": "harbour show"})
 	status, raw := e.api(t, "POST", "/api/v1/projects", ct, body, "")
-	var proj struct {
-		ID string `json:"id"`
-	}
+	var proj httpapi.ProjectView
 	if status != 201 || json.Unmarshal(raw, &proj) != nil || proj.ID == "" {
 		t.Fatalf("create project: %d %s", status, raw)
 	}
 	if s := e.apiJSON(t, "POST", "/api/v1/projects", `{"name":"Blank"}`, nil); s != 201 {
 		t.Fatalf("create empty project: %d", s)
 	}
-	var broken tplJSON
+	var broken httpapi.TemplateView
 	src, _ := json.Marshal(brokenScript)
 	if s := e.apiJSON(t, "POST", "/api/v1/export-templates", `{"name":"Broken","scriptSource":`+string(src)+`}`, &broken); s != 201 {
 		t.Fatalf("create template: %d", s)
@@ -238,11 +230,15 @@ func TestTemplatesPage(t *testing.T) {
 	b.viewport(1280, 800)
 
 	// A stale save: the template changes elsewhere, this copy's save says so; Reload.
-	var other tplJSON
+	var other httpapi.TemplateView
 	if s := e.apiJSON(t, "GET", "/api/v1/export-templates/"+id, "", &other); s != 200 {
 		t.Fatalf("get: %d", s)
 	}
-	changed, _ := json.Marshal("// changed elsewhere\n" + other.ScriptSource)
+	source := ""
+	if other.ScriptSource != nil {
+		source = *other.ScriptSource
+	}
+	changed, _ := json.Marshal("// changed elsewhere\n" + source)
 	if s := e.apiJSON(t, "PUT", "/api/v1/export-templates/"+id, `{"scriptSource":`+string(changed)+`,"revision":1}`, &other); s != 200 || other.Revision != 2 {
 		t.Fatalf("put: %d, revision %d", s, other.Revision)
 	}

@@ -11,6 +11,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/standard"
 )
 
 // problemSRT breaks several rules of the generic preset: overlapping
@@ -115,28 +119,19 @@ func TestRunQAReportTimelineClausesDownload(t *testing.T) {
 	if status != 200 {
 		t.Fatalf("API process: %d %s", status, raw)
 	}
-	var want struct {
-		Output              string `json:"output"`
-		AidedOutput         string `json:"aidedOutput"`
-		AidedSameAsDelivery bool   `json:"aidedSameAsDelivery"`
-		DeliveryStatus      string `json:"deliveryStatus"`
-		Report              struct {
-			Summary     string `json:"summary"`
-			InputCues   int    `json:"inputCues"`
-			OutputCues  int    `json:"outputCues"`
-			Diagnostics []struct {
-				Code string `json:"code"`
-			} `json:"diagnostics"`
-			Standard struct {
-				Clauses []json.RawMessage `json:"clauses"`
-			} `json:"standard"`
-		} `json:"report"`
-	}
+	var want engine.Result
 	if err := json.Unmarshal(raw, &want); err != nil {
 		t.Fatal(err)
 	}
+	// Absent, the report and its standard read as empty ones.
+	if want.Report == nil {
+		want.Report = &engine.Report{}
+	}
+	if want.Report.Standard == nil {
+		want.Report.Standard = &standard.Report{}
+	}
 
-	if got := eval[string](b, `document.getElementById("delivery-status").dataset.status`); got != want.DeliveryStatus {
+	if got := eval[string](b, `document.getElementById("delivery-status").dataset.status`); got != string(want.DeliveryStatus) {
 		t.Errorf("delivery status = %q, want %q", got, want.DeliveryStatus)
 	}
 	if got := b.text("#delivery-status"); !regexp.MustCompile(`Ready|Will adapt|Needs attention`).MatchString(got) {
@@ -359,9 +354,7 @@ func TestAPIErrorShowsEnvelopeMessage(t *testing.T) {
 	const junk = "this is not a caption file\n"
 	ct, body := multipartForm(t, "notes.srt", []byte(junk), map[string]string{"preset": "youtube", "fixProfile": "warn-only"})
 	status, raw := e.api(t, "POST", "/api/v1/process", ct, body, "")
-	var env struct {
-		Error struct{ Code, Message string }
-	}
+	var env apperr.Envelope
 	if err := json.Unmarshal(raw, &env); err != nil || status < 400 || env.Error.Message == "" {
 		t.Fatalf("API answer for junk: %d %s", status, raw)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -301,9 +302,7 @@ func TestWebhookPage(t *testing.T) {
 	// An export sends export_complete; its row names the project and revision.
 	ct, body := multipartForm(t, "harbour show.srt", []byte(projectSRT), map[string]string{"name": "harbour show"})
 	status, raw := e.api(t, "POST", "/api/v1/projects", ct, body, "")
-	var p struct {
-		ID string `json:"id"`
-	}
+	var p httpapi.ProjectView
 	if status != 201 && status != 200 || json.Unmarshal(raw, &p) != nil || p.ID == "" {
 		t.Fatalf("create project: %d %s", status, raw)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
@@ -64,11 +65,11 @@ func TestAdminEscapesStoredNames(t *testing.T) {
 		json := args[len(args)-1] == "--json"
 		switch {
 		case json && args[0] == "key":
-			if keys := decode[struct{ Keys []keyBody }](t, out).Keys; len(keys) != 1 || keys[0].Name != evilName {
+			if keys := decode[struct{ Keys []httpapi.KeyView }](t, out).Keys; len(keys) != 1 || keys[0].Name != evilName {
 				t.Errorf("%v: keys = %+v; want the stored name back", args, keys)
 			}
 		case json:
-			if list := decode[[]struct{ Email string }](t, out); len(list) != 2 || list[1].Email != evilEmail {
+			if list := decode[[]accountView](t, out); len(list) != 2 || list[1].Email != evilEmail {
 				t.Errorf("%v: accounts = %+v; want the stored email back", args, list)
 			}
 		case args[0] == "key":

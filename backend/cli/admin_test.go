@@ -12,6 +12,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
 // admin runs an admin command against the data folder dir.
@@ -27,16 +30,6 @@ func decode[T any](t *testing.T, s string) T {
 		t.Fatalf("not JSON: %v\n%s", err, s)
 	}
 	return v
-}
-
-type keyBody struct {
-	KeyID     string   `json:"keyId"`
-	Name      string   `json:"name"`
-	Prefix    string   `json:"prefix"`
-	Scopes    []string `json:"scopes"`
-	Status    string   `json:"status"`
-	ExpiresAt string   `json:"expiresAt"`
-	Secret    string   `json:"secret"`
 }
 
 func TestAccountAndKeyCommands(t *testing.T) {
@@ -80,13 +73,7 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	}
 
 	_, out, _ := admin(t, dir, "account", "list", "--json")
-	accounts := decode[[]struct {
-		Email      string   `json:"email"`
-		Tier       string   `json:"tier"`
-		Features   []string `json:"features"`
-		DailyCap   int      `json:"dailyCap"`
-		APIEnabled bool     `json:"apiEnabled"`
-	}](t, out)
+	accounts := decode[[]accountView](t, out)
 	if len(accounts) != 2 || accounts[1].Email != "bo@example.com" || accounts[1].APIEnabled || accounts[1].DailyCap != 500 || len(accounts[1].Features) != 3 {
 		t.Errorf("accounts = %+v", accounts)
 	}
@@ -95,8 +82,8 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("key create: %d %s", code, errOut)
 	}
-	k := decode[keyBody](t, out)
-	exp, _ := time.Parse(time.RFC3339, k.ExpiresAt)
+	k := decode[httpapi.KeyCreated](t, out)
+	exp := k.ExpiresAt
 	if !regexp.MustCompile(`^cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}$`).MatchString(k.Secret) || k.KeyID == "" || k.Name != "ci" ||
 		len(k.Scopes) != 2 || k.Status != "active" || time.Until(exp) < 719*time.Hour {
 		t.Errorf("key create --json = %+v", k)
@@ -106,7 +93,8 @@ func TestAccountAndKeyCommands(t *testing.T) {
 	if strings.Contains(out, k.Secret) || strings.Contains(out, `"secret"`) {
 		t.Errorf("key list shows a secret: %s", out)
 	}
-	list := decode[struct{ Keys []keyBody }](t, out)
+	// The list is {"keys": [...]} (a map in keys.go).
+	list := decode[struct{ Keys []httpapi.KeyView }](t, out)
 	if len(list.Keys) != 2 {
 		t.Fatalf("keys = %+v", list.Keys)
 	}
@@ -115,12 +103,8 @@ func TestAccountAndKeyCommands(t *testing.T) {
 		t.Fatalf("revoke: %d %s %s", code, out, errOut)
 	}
 	// The same body as the API's DELETE.
-	rev := decode[struct {
-		KeyID     string `json:"keyId"`
-		Revoked   bool   `json:"revoked"`
-		RevokedAt string `json:"revokedAt"`
-	}](t, out)
-	if at, err := time.Parse(time.RFC3339, rev.RevokedAt); rev.KeyID != k.KeyID || !rev.Revoked || err != nil || time.Since(at) > time.Minute {
+	rev := decode[httpapi.Revocation](t, out)
+	if at := rev.RevokedAt; rev.KeyID != k.KeyID || !rev.Revoked || time.Since(at) > time.Minute {
 		t.Errorf("key revoke --json = %+v", rev)
 	}
 
@@ -131,9 +115,7 @@ func TestAccountAndKeyCommands(t *testing.T) {
 		{"account", "create", "--email", "ann@example.com", "--tier", "pro", "--json"},
 	} {
 		code, out, errOut := admin(t, dir, args...)
-		env := decode[struct {
-			Error struct{ Code, Message string } `json:"error"`
-		}](t, out)
+		env := decode[apperr.Envelope](t, out)
 		if code != 1 || env.Error.Code == "" || env.Error.Message == "" || !strings.Contains(errOut, env.Error.Message) {
 			t.Errorf("%v: exit %d, stdout %s, stderr %s; want 1 with the envelope", args, code, out, errOut)
 		}
@@ -218,9 +200,7 @@ func apiStatus(t *testing.T, url, path, secret string) (int, string) {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var env struct {
-		Error struct{ Code string } `json:"error"`
-	}
+	var env apperr.Envelope
 	_ = json.NewDecoder(res.Body).Decode(&env)
 	return res.StatusCode, env.Error.Code
 }
@@ -255,12 +235,12 @@ func TestServeWithAdminCommands(t *testing.T) {
 	// start that takes seconds on a loaded machine; the disabled account
 	// is checked with a key that does not expire.
 	_, js, _ := admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "short", "--scopes", "usage:read", "--expires", "15s", "--json")
-	short := decode[keyBody](t, js)
+	short := decode[httpapi.KeyCreated](t, js)
 	_, js, _ = admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "long", "--scopes", "usage:read", "--json")
-	long := decode[keyBody](t, js)
+	long := decode[httpapi.KeyCreated](t, js)
 	_, js, _ = admin(t, dir, "key", "create", "--account", "ci@example.com", "--name", "kept", "--scopes", "usage:read", "--json")
-	kept := decode[keyBody](t, js)
-	for _, k := range []keyBody{short, long} {
+	kept := decode[httpapi.KeyCreated](t, js)
+	for _, k := range []httpapi.KeyCreated{short, long} {
 		if s, code := apiStatus(t, url, "/api/v1/usage", k.Secret); s != 200 {
 			t.Fatalf("%s key: %d %s", k.Name, s, code)
 		}
@@ -278,7 +258,7 @@ func TestServeWithAdminCommands(t *testing.T) {
 		t.Errorf("disabled account: %d %s", s, code)
 	}
 	admin(t, dir, "account", "set", "--email", "ci@example.com", "--api-enabled", "true")
-	time.Sleep(time.Until(mustTime(t, short.ExpiresAt)) + 100*time.Millisecond)
+	time.Sleep(time.Until(short.ExpiresAt) + 100*time.Millisecond)
 	if s, code := apiStatus(t, url, "/api/v1/usage", short.Secret); s != 401 || code != "api_key_expired" {
 		t.Errorf("expired key: %d %s", s, code)
 	}
@@ -308,15 +288,6 @@ func TestAdminNeedsAnExistingDataFolder(t *testing.T) {
 	if _, err := os.Stat(typo); !os.IsNotExist(err) {
 		t.Errorf("the folder was created: %v", err)
 	}
-}
-
-func mustTime(t *testing.T, s string) time.Time {
-	t.Helper()
-	v, err := time.Parse(time.RFC3339, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 func TestServeUsage(t *testing.T) {

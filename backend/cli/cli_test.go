@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/captionqa/captionqa/backend/caption"
 )
 
 func run(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -91,21 +93,20 @@ func TestConvertDiagnosticsAreJSONLines(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit = %d; stderr %s", code, errOut)
 	}
-	var ir struct {
-		Cues []struct{ Text string } `json:"cues"`
-	}
+	var ir caption.Track
 	if err := json.Unmarshal([]byte(out), &ir); err != nil || len(ir.Cues) != 2 {
 		t.Fatalf("stdout is not an IR with 2 cues: %v\n%s", err, out)
 	}
 	sc := bufio.NewScanner(strings.NewReader(errOut))
 	var codes []string
 	for sc.Scan() {
-		var d struct {
-			Code     string `json:"code"`
-			Severity string `json:"severity"`
-			Line     *int   `json:"line"`
+		var d caption.Diagnostic
+		// line alone, a pointer: it tells a missing line from line 0.
+		var line struct {
+			Line *int `json:"line"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil || d.Code == "" || d.Severity == "" || d.Line == nil {
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil || json.Unmarshal(sc.Bytes(), &line) != nil ||
+			d.Code == "" || d.Severity == "" || line.Line == nil {
 			t.Fatalf("stderr line %q is not a diagnostic: %v", sc.Text(), err)
 		}
 		codes = append(codes, d.Code)

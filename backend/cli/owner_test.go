@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/server"
 )
 
 // useLink posts a link's token and a password to the server at base, as
@@ -59,11 +61,8 @@ func TestOwnerLink(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("owner link --json: %d %s", code, errOut)
 	}
-	link := decode[struct {
-		URL       string `json:"url"`
-		ExpiresAt string `json:"expiresAt"`
-	}](t, js)
-	exp := mustTime(t, link.ExpiresAt)
+	link := decode[server.SignInLink](t, js)
+	exp := link.ExpiresAt
 	if !regexp.MustCompile(`^`+regexp.QuoteMeta(base)+`/#/signin\?link=[A-Za-z0-9_-]{43}$`).MatchString(link.URL) ||
 		time.Until(exp) < 14*time.Minute || time.Until(exp) > 15*time.Minute+time.Second {
 		t.Errorf("owner link --json = %s", js)

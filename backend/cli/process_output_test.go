@@ -92,25 +92,14 @@ func TestProcessCapsLists(t *testing.T) {
 	t.Parallel()
 	n := engine.MaxPerCode + 30
 	slow := writeFile(t, "slow.srt", string(slowSRT(n)))
-	type entry struct{ Code string }
-	type omission struct {
-		List, Code string
-		Count      int
-	}
-	type result struct {
-		Report struct {
-			Summary     string
-			Diagnostics []entry
-			Omitted     []omission
-		}
-		Suggestions []entry
-		Omitted     []omission
-	}
-	decode := func(out string) result {
+	decode := func(out string) engine.Result {
 		t.Helper()
-		var r result
+		var r engine.Result
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("stdout is not JSON: %v", err)
+		}
+		if r.Report == nil {
+			r.Report = &engine.Report{}
 		}
 		return r
 	}
@@ -121,7 +110,7 @@ func TestProcessCapsLists(t *testing.T) {
 	if all.Report.Omitted != nil || all.Omitted != nil {
 		t.Errorf("--all-diagnostics omitted %+v %+v", all.Report.Omitted, all.Omitted)
 	}
-	check := func(list string, all, capped []entry, omitted []omission) {
+	check := func(list string, all, capped []caption.Diagnostic, omitted []engine.Omission) {
 		t.Helper()
 		counts := map[string]int{}
 		for _, e := range all {

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/engine"
 )
 
 const plainSRT = "1\n00:00:01,000 --> 00:00:03,500\nHello there.\n\n2\n00:00:04,000 --> 00:00:06,000\nBye.\n"
@@ -42,37 +45,28 @@ func TestProcessFile(t *testing.T) {
 			if code != tt.wantCode {
 				t.Fatalf("exit = %d; want %d\n%s\n%s", code, tt.wantCode, out, errOut)
 			}
+			// Stdout is the result or the error envelope: one view of
+			// both, error a pointer to tell which.
 			var res struct {
-				DeliveryStatus string `json:"deliveryStatus"`
-				Output         string `json:"output"`
-				Report         struct {
-					Summary  string `json:"summary"`
-					Standard *struct {
-						Clauses []struct{ Status string } `json:"clauses"`
-					} `json:"standard"`
-				} `json:"report"`
-				Error *struct {
-					Code    string         `json:"code"`
-					Message string         `json:"message"`
-					Details map[string]any `json:"details"`
-				} `json:"error"`
+				engine.Result
+				Error *apperr.Body `json:"error"`
 			}
 			if err := json.Unmarshal([]byte(out), &res); err != nil {
 				t.Fatalf("stdout is not JSON: %v\n%s", err, out)
 			}
-			got := res.DeliveryStatus
+			got := string(res.DeliveryStatus)
 			if res.Error != nil {
 				got = res.Error.Code
 				if res.Error.Message == "" {
 					t.Error("error envelope without a message")
 				}
-			} else if res.Report.Summary == "" || res.Output == "" {
+			} else if res.Report == nil || res.Report.Summary == "" || res.Output == "" {
 				t.Errorf("result lacks a summary or an output: %s", out)
 			}
 			if got != tt.wantStatus {
 				t.Errorf("status = %q; want %q", got, tt.wantStatus)
 			}
-			if tt.name == "with a standard" && (res.Report.Standard == nil || len(res.Report.Standard.Clauses) == 0) {
+			if tt.name == "with a standard" && (res.Report == nil || res.Report.Standard == nil || len(res.Report.Standard.Clauses) == 0) {
 				t.Error("no standard clauses in the report")
 			}
 		})
@@ -105,12 +99,7 @@ func TestProcessFileErrors(t *testing.T) {
 		{[]string{"process", in, "--out", filepath.Join(t.TempDir(), "no", "such", "dir", "out.srt")}, "out"},
 	} {
 		code, out, _ := run(t, "", tc.args...)
-		var env struct {
-			Error struct {
-				Code    string         `json:"code"`
-				Details map[string]any `json:"details"`
-			} `json:"error"`
-		}
+		var env apperr.Envelope
 		if err := json.Unmarshal([]byte(out), &env); err != nil || code != 2 || env.Error.Code != "bad_request" || env.Error.Details["field"] != tc.field {
 			t.Errorf("%v: exit %d, stdout %q (%v); want 2 with a bad_request envelope naming %s", tc.args, code, out, err, tc.field)
 		}
@@ -155,9 +144,9 @@ func TestProcessDir(t *testing.T) {
 	t.Run("json", func(t *testing.T) {
 		t.Parallel()
 		_, out, _ := run(t, "", "process", dir, "--format", "json")
-		var res struct {
-			Totals struct{ Files, Failed int } `json:"totals"`
-			Files  []fileResult                `json:"files"`
+		var res struct { // the members read of writeJSONResults's anonymous struct
+			Totals totals       `json:"totals"`
+			Files  []fileResult `json:"files"`
 		}
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatalf("%v\n%s", err, out)

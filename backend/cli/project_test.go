@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
 const projectSRT = `1
@@ -38,14 +40,6 @@ Tonight: the night ferries.
 The ferry leaves at six.
 `
 
-type projectBody struct {
-	ID         string `json:"id"`
-	Name       string `json:"name"`
-	Status     string `json:"status"`
-	IRRevision int    `json:"irRevision"`
-	CueCount   int    `json:"cueCount"`
-}
-
 func writeTemp(t *testing.T, name, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), name)
@@ -68,7 +62,7 @@ func TestProjectCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("create: %d %s", code, stderr)
 	}
-	p := decode[projectBody](t, out)
+	p := decode[httpapi.ProjectView](t, out)
 	if p.Name != "harbour show" || p.Status != "ready" || p.IRRevision != 1 || p.CueCount != 3 || len(p.ID) != 36 {
 		t.Errorf("created %+v", p)
 	}
@@ -84,9 +78,11 @@ func TestProjectCommands(t *testing.T) {
 	}
 
 	// list: newest first, paginated.
+	// The list is an anonymous struct in project.go (httpapi's
+	// projectList is unexported): its members.
 	type list struct {
-		Projects   []projectBody `json:"projects"`
-		NextCursor *string       `json:"nextCursor"`
+		Projects   []httpapi.ProjectView `json:"projects"`
+		NextCursor *string               `json:"nextCursor"`
 	}
 	code, out, _ = admin(t, dir, "project", "list", "--json", "--limit", "1")
 	l := decode[list](t, out)
@@ -112,15 +108,7 @@ func TestProjectCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("diff: %d %s", code, stderr)
 	}
-	type diff struct {
-		Summary struct{ Added, Removed, Changed int } `json:"summary"`
-		Preview []struct {
-			Kind   string   `json:"kind"`
-			Fields []string `json:"fields"`
-		} `json:"preview"`
-		CurrentIRRevision int `json:"currentIrRevision"`
-	}
-	d := decode[diff](t, out)
+	d := decode[projectDiff](t, out)
 	if d.Summary.Added != 1 || d.Summary.Changed != 1 || d.Summary.Removed != 0 || d.CurrentIRRevision != 1 || len(d.Preview) != 2 {
 		t.Errorf("diff = %s", out)
 	}
@@ -138,20 +126,7 @@ func TestProjectCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("export: %d %s %s", code, out, stderr)
 	}
-	type exported struct {
-		ExportID   string `json:"exportId"`
-		IRRevision int    `json:"irRevision"`
-		Receipt    struct {
-			Kind      string                                        `json:"kind"`
-			Artifacts []struct{ Preset, ExportID, Filename string } `json:"artifacts"`
-		} `json:"receipt"`
-		Artifacts []struct {
-			ArtifactID string `json:"artifactId"`
-			Filename   string `json:"filename"`
-			Path       string `json:"path"`
-		} `json:"artifacts"`
-	}
-	x := decode[exported](t, out)
+	x := decode[exportBody](t, out)
 	if x.IRRevision != 1 || x.Receipt.Kind != "single_export" || len(x.Receipt.Artifacts) != 2 || len(x.Artifacts) != 2 {
 		t.Fatalf("export body: %s", out)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
@@ -159,9 +160,7 @@ func do(t *testing.T, req *http.Request) (status int, code, retryAfter string) {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	var env struct {
-		Error struct{ Code string } `json:"error"`
-	}
+	var env apperr.Envelope
 	_ = json.NewDecoder(res.Body).Decode(&env)
 	return res.StatusCode, env.Error.Code, res.Header.Get("Retry-After")
 }

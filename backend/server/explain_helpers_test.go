@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/internal/contract"
 	"github.com/captionqa/captionqa/backend/internal/testkit"
 	"github.com/captionqa/captionqa/backend/server"
@@ -228,6 +230,8 @@ func (e *explainEnv) usedToday(t testing.TB, key string) int {
 	t.Helper()
 	req, _ := http.NewRequest("GET", e.url+"/api/v1/usage", nil)
 	r := e.send(t, key, req)
+	// Part of the usage body (httpapi's usageResponse is unexported); the
+	// pointer tells a missing usedToday from 0.
 	var u struct {
 		UsedToday *int `json:"usedToday"`
 	}
@@ -237,61 +241,25 @@ func (e *explainEnv) usedToday(t testing.TB, key string) int {
 	return *u.UsedToday
 }
 
-// wireAction is an action of an explanation as the wire has it.
-type wireAction struct {
-	ID            string   `json:"id"`
-	Priority      int      `json:"priority"`
-	Blocking      bool     `json:"blocking"`
-	Kind          string   `json:"kind"`
-	Title         string   `json:"title"`
-	Detail        string   `json:"detail"`
-	Codes         []string `json:"codes"`
-	CueIndexes    []int    `json:"cueIndexes"`
-	Count         int      `json:"count"`
-	AutoFixable   bool     `json:"autoFixable"`
-	FixProfile    string   `json:"fixProfile"`
-	Clauses       []string `json:"clauses"`
-	EffortMinutes int      `json:"effortMinutes"`
-	Owner         string   `json:"owner"`
-}
-
-// wireExplanation is ExplainAI v3 as the wire has it.
-type wireExplanation struct {
-	Format             string       `json:"format"`
-	Status             string       `json:"status"`
-	Actions            []wireAction `json:"actions"`
-	Headline           string       `json:"headline"`
-	Message            string       `json:"message"`
-	ClientSummary      string       `json:"clientSummary"`
-	PlatformNotes      string       `json:"platformNotes"`
-	DeliveryComparison struct {
-		UploadReadyScore float64 `json:"uploadReadyScore"`
-		EnhancedScore    float64 `json:"enhancedScore"`
-		Summary          string  `json:"summary"`
-	} `json:"deliveryComparison"`
-	AlreadyFixedSummary string `json:"alreadyFixedSummary"`
-	WrittenBy           string `json:"writtenBy"`
-	Model               string `json:"model"`
-	Fallback            string `json:"fallback"`
-}
-
-// explainResult is the answer of POST /api/v1/explain.
+// explainResult is the answer of POST /api/v1/explain: the explanation
+// and the runs left. httpapi's explainResponse is unexported; the pointer
+// tells a missing remainingApiRunsToday from 0.
 type explainResult struct {
-	wireExplanation
+	explain.Explanation
 	RemainingAPIRunsToday *int `json:"remainingApiRunsToday"`
 }
 
-// processResult is the part of a process result these tests read; raw
-// keeps every member, as sent, for an explain call's body and for
-// checking which members are absent.
+// processResult is a process result: the engine's result and the
+// members httpapi's processResponse (unexported) adds to it, the pointers
+// telling an absent member from a zero one; raw keeps every member, as
+// sent, for an explain call's body and for checking which members are
+// absent.
 type processResult struct {
-	RemainingAPIRunsToday int              `json:"remainingApiRunsToday"`
-	ExplainAvailable      *bool            `json:"explainAvailable"`
-	Explain               *wireExplanation `json:"explain"`
-	ExplainSkippedReason  *string          `json:"explainSkippedReason"`
-	Report                struct {
-		InputCues int `json:"inputCues"`
-	} `json:"report"`
+	engine.Result
+	RemainingAPIRunsToday int                  `json:"remainingApiRunsToday"`
+	ExplainAvailable      *bool                `json:"explainAvailable"`
+	Explain               *explain.Explanation `json:"explain"`
+	ExplainSkippedReason  *string              `json:"explainSkippedReason"`
 
 	raw map[string]json.RawMessage
 }

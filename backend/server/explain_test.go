@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/explain"
 	"github.com/captionqa/captionqa/backend/explain/llm/llmtest"
 	"github.com/captionqa/captionqa/backend/server"
@@ -143,7 +144,7 @@ func testExplainEntitlement(t *testing.T, e, ref *explainEnv, tests []entitlemen
 // "--explain=false" is refused by the flag parser.
 func testExplainOffMessage(t *testing.T, e *explainEnv) {
 	r := e.explainCall(t, e.account(t, "message", account.TierPro, nil, 0), `{"report":{}}`)
-	var env apiError
+	var env apperr.Envelope
 	if err := json.Unmarshal(r.Body, &env); err != nil || r.Status != 503 {
 		t.Fatalf("POST /explain with ExplainAI off: %d %s", r.Status, r.Body)
 	}
@@ -305,15 +306,15 @@ func testExplainBodies(t *testing.T, e *explainEnv) {
 
 	t.Run("the process result's parts", func(t *testing.T) {
 		x := e.explainOK(t, key, p.explainBody(nil, true))
-		if !reflect.DeepEqual(x.wireExplanation, *want) {
-			t.Errorf("explain call:\n%+v\nwant the process call's:\n%+v", x.wireExplanation, *want)
+		if !reflect.DeepEqual(x.Explanation, *want) {
+			t.Errorf("explain call:\n%+v\nwant the process call's:\n%+v", x.Explanation, *want)
 		}
 	})
 
 	t.Run("with the cues", func(t *testing.T) {
 		x := e.explainOK(t, key, p.explainBody(planCues, true))
 		if x.Format != "captionqa.explain/v3" || x.WrittenBy != "builtin" || x.Fallback != "" || x.Headline != want.Headline {
-			t.Errorf("explain %+v; want v3, built-in, headline %q", x.wireExplanation, want.Headline)
+			t.Errorf("explain %+v; want v3, built-in, headline %q", x.Explanation, want.Headline)
 		}
 		if len(x.Actions) != len(want.Actions) {
 			t.Fatalf("%d actions; want the process call's %d", len(x.Actions), len(want.Actions))
@@ -391,7 +392,7 @@ func reword(d explain.Draft) explain.Prose {
 // ref has no model: it gives the built-in explanations.
 func testExplainModel(t *testing.T, db store.DB, ref *explainEnv) {
 	refKey := ref.account(t, "builtin", account.TierPro, nil, 0)
-	builtin := map[string]*wireExplanation{}
+	builtin := map[string]*explain.Explanation{}
 	for _, p := range []string{"youtube", "vimeo", "facebook"} {
 		x := ref.processOK(t, refKey, planSRT, map[string]string{"includeExplain": "true", "preset": p}).Explain
 		if x == nil || len(x.Actions) == 0 {
@@ -435,7 +436,7 @@ func testExplainModel(t *testing.T, db store.DB, ref *explainEnv) {
 				checkModelWrote(t, tt.preset, p.Explain, builtin[tt.preset])
 				// The explain call goes through the same model.
 				y := e.explainOK(t, key, p.explainBody(planCues, true))
-				checkModelWrote(t, "POST /explain", &y.wireExplanation, builtin[tt.preset])
+				checkModelWrote(t, "POST /explain", &y.Explanation, builtin[tt.preset])
 				checkModelCall(t, "POST /explain", fake, 0, "Bearer "+apiKey)
 				continue
 			}
@@ -494,7 +495,7 @@ func checkModelCall(t *testing.T, what string, fake *llmtest.Server, want int, a
 
 // checkModelWrote checks an explanation whose prose the fake's model
 // rewrote from builtin: its headline, its titles, the built-in plan.
-func checkModelWrote(t *testing.T, what string, x, builtin *wireExplanation) {
+func checkModelWrote(t *testing.T, what string, x, builtin *explain.Explanation) {
 	t.Helper()
 	if x == nil {
 		t.Fatalf("%s: no explanation", what)
@@ -516,7 +517,7 @@ func checkModelWrote(t *testing.T, what string, x, builtin *wireExplanation) {
 
 // checkFellBack checks an explanation whose model's text was refused: the
 // built-in one, word for word, with the reason.
-func checkFellBack(t *testing.T, what string, x, builtin *wireExplanation, fallback string) {
+func checkFellBack(t *testing.T, what string, x, builtin *explain.Explanation, fallback string) {
 	t.Helper()
 	if x == nil {
 		t.Fatalf("%s: no explanation", what)

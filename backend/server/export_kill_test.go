@@ -21,6 +21,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/blob/fsblob"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 )
@@ -153,14 +154,6 @@ func longIR(n int) string {
 	return b.String()
 }
 
-type exported struct {
-	ExportID  string `json:"exportId"`
-	Artifacts []struct {
-		ArtifactID string `json:"artifactId"`
-		SHA256     string `json:"sha256"`
-	} `json:"artifacts"`
-}
-
 // TestExportKill9: kill -9 during bursts of exports loses no export that
 // got a 201 and leaves no artifact row without its bytes; the bytes
 // without a row that the kill leaves are what the sweeper deletes.
@@ -176,12 +169,12 @@ func TestExportKill9(t *testing.T) {
 	if err != nil || status != 201 {
 		t.Fatalf("create project: %d %s %v", status, body, err)
 	}
-	var p struct{ ID string }
+	var p httpapi.ProjectView
 	_ = json.Unmarshal(body, &p)
 
 	var (
 		mu   sync.Mutex
-		done []exported
+		done []httpapi.ExportCreated
 	)
 	var links []string // signed links fetched before a kill
 	for round := range 3 {
@@ -200,7 +193,7 @@ func TestExportKill9(t *testing.T) {
 					t.Errorf("export: %d %s", status, body)
 					return
 				}
-				var e exported
+				var e httpapi.ExportCreated
 				if err := json.Unmarshal(body, &e); err != nil {
 					t.Error(err)
 					return
@@ -220,7 +213,7 @@ func TestExportKill9(t *testing.T) {
 		e := done[len(done)-1]
 		mu.Unlock()
 		if st, b, err := call("GET", c.url+"/api/v1/artifacts/"+e.Artifacts[0].ArtifactID, secret, ""); err == nil && st == 200 {
-			var l struct{ URL string }
+			var l struct{ URL string } // the link's url: httpapi's artifactURL is unexported
 			_ = json.Unmarshal(b, &l)
 			links = append(links, l.URL)
 		}
@@ -239,7 +232,7 @@ func TestExportKill9(t *testing.T) {
 			if err != nil || st != 200 {
 				t.Fatalf("artifact %s of export %s after restart: %d %s %v", a.ArtifactID, e.ExportID, st, b, err)
 			}
-			var l struct{ URL string }
+			var l struct{ URL string } // the link's url: httpapi's artifactURL is unexported
 			_ = json.Unmarshal(b, &l)
 			st, data, err := call("GET", l.URL, "", "")
 			sum := sha256.Sum256(data)

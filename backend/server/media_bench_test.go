@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
 // BenchmarkUploadSignedURL puts 256 MiB (16 parts of 16 MiB) through the
@@ -58,7 +60,7 @@ func BenchmarkUploadSignedURL(b *testing.B) {
 			b.SetBytes(size)
 			b.ResetTimer()
 			for b.Loop() {
-				next := make(chan partURL, len(s.Parts))
+				next := make(chan httpapi.PartURLView, len(s.Parts))
 				for _, p := range s.Parts {
 					next <- p
 				}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/internal/race"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
@@ -67,12 +68,12 @@ func TestMediaUploadSingle(t *testing.T) {
 	etag := putOK(t, s.URL, b)
 	got := e.getUpload(s.UploadID)
 	if got.Status != "pending" || got.URL != s.URL || len(got.ReceivedParts) != 1 ||
-		got.ReceivedParts[0] != (partSent{PartNumber: 1, ETag: etag, Bytes: int64(len(b))}) {
+		got.ReceivedParts[0] != (httpapi.PartView{PartNumber: 1, ETag: etag, Bytes: int64(len(b))}) {
 		t.Errorf("session after the PUT: %+v", got)
 	}
 
 	// A single-URL upload may omit parts.
-	var done session
+	var done httpapi.UploadView
 	e.call("POST", "/api/v1/media/upload/"+s.UploadID+"/complete",
 		map[string]any{"projectId": pid, "objectKey": s.ObjectKey}, 200, &done)
 	checkCompleted(t, &done, 5)
@@ -98,8 +99,8 @@ func TestMediaUploadSingle(t *testing.T) {
 
 	// The project's media, newest first.
 	s2 := e.createUpload(pid, "second.mkv", 1000)
-	var list struct {
-		Media []session `json:"media"`
+	var list struct { // httpapi's uploadList is unexported: its one member
+		Media []httpapi.UploadView `json:"media"`
 	}
 	e.call("GET", "/api/v1/media?projectId="+pid, nil, 200, &list)
 	if len(list.Media) != 2 || list.Media[0].UploadID != s2.UploadID || list.Media[1].UploadID != s.UploadID ||
@@ -122,7 +123,7 @@ func TestMediaUploadSingle(t *testing.T) {
 
 // checkCompleted checks a completed session of a fftest clip of secs
 // seconds, 640x360 H.264 with AAC audio.
-func checkCompleted(t testing.TB, s *session, secs float64) {
+func checkCompleted(t testing.TB, s *httpapi.UploadView, secs float64) {
 	t.Helper()
 	if s.Status != "completed" || s.CompletedAt == nil || s.MediaExpiresAt == nil || s.Probe == nil {
 		t.Fatalf("completed session %+v", s)
@@ -219,7 +220,7 @@ func TestMediaUploadMultipart(t *testing.T) {
 	if !s.Multipart || s.PartSize != 16*mib || len(s.Parts) != 5 {
 		t.Fatalf("session %+v; want 5 parts of 16 MiB", s)
 	}
-	urls := s.urls()
+	urls := partURLs(s)
 	etags := map[int]string{}
 	// Out of order; part 1 first with part 2's bytes (of the same size),
 	// then again with its own.
@@ -233,12 +234,13 @@ func TestMediaUploadMultipart(t *testing.T) {
 
 	// A client that lost its state resumes from the session.
 	got := e.getUpload(s.UploadID)
-	want := []partSent{{1, etags[1], 16 * mib}, {3, etags[3], 16 * mib}, {5, etags[5], m.size - 64*mib}}
+	want := []httpapi.PartView{{PartNumber: 1, ETag: etags[1], Bytes: 16 * mib}, {PartNumber: 3, ETag: etags[3], Bytes: 16 * mib},
+		{PartNumber: 5, ETag: etags[5], Bytes: m.size - 64*mib}}
 	if got.Status != "pending" || fmt.Sprint(got.ReceivedParts) != fmt.Sprint(want) || len(got.Parts) != 5 {
 		t.Fatalf("session to resume: status %s, received %v, %d URLs; want received %v and 5 URLs",
 			got.Status, got.ReceivedParts, len(got.Parts), want)
 	}
-	fresh := got.urls()
+	fresh := partURLs(got)
 	for _, n := range []int{2, 4} {
 		if fresh[n].Bytes != 16*mib {
 			t.Errorf("fresh URL of part %d: %+v", n, fresh[n])
@@ -247,7 +249,7 @@ func TestMediaUploadMultipart(t *testing.T) {
 	}
 	// ETags may be sent quoted, as the header has them.
 	etags[2] = `"` + etags[2] + `"`
-	var done session
+	var done httpapi.UploadView
 	e.complete(s, etags, 200, &done)
 	checkCompleted(t, &done, 5)
 
@@ -293,7 +295,7 @@ func TestMediaPutRefusals(t *testing.T) {
 	unchanged := func(what string) {
 		t.Helper()
 		got := e.getUpload(s.UploadID)
-		if len(got.ReceivedParts) != 1 || got.ReceivedParts[0] != (partSent{1, etag, int64(len(b))}) || got.Status != "pending" {
+		if len(got.ReceivedParts) != 1 || got.ReceivedParts[0] != (httpapi.PartView{PartNumber: 1, ETag: etag, Bytes: int64(len(b))}) || got.Status != "pending" {
 			t.Errorf("after %s: session %s, received %v; want the first PUT's part only", what, got.Status, got.ReceivedParts)
 		}
 		if left := listDir(partsDir); fmt.Sprint(left) != "[00001]" {
@@ -393,7 +395,7 @@ func TestMediaPutRefusals(t *testing.T) {
 	unchanged("an expired URL")
 
 	// After completion, no PUT is taken.
-	var done session
+	var done httpapi.UploadView
 	e.complete(s, map[int]string{1: etag}, 200, &done)
 	checkError(t, "PUT after complete", put(t, s.URL, bytes.NewReader(b), int64(len(b))), 409, "conflict",
 		map[string]any{"reason": "upload_completed"})
@@ -512,7 +514,7 @@ func TestMediaCompleteRefusals(t *testing.T) {
 	if got := e.getUpload(s.UploadID); got.Status != "pending" || len(got.ReceivedParts) != 1 {
 		t.Errorf("after refused completes: %+v", got)
 	}
-	var done session
+	var done httpapi.UploadView
 	e.call("POST", completePath, body(map[string]any{"parts": []map[string]any{{"partNumber": 1, "etag": `"` + etag + `"`}}}), 200, &done)
 	checkCompleted(t, &done, 5)
 	r = e.do(e.key, "POST", completePath, body(map[string]any{"parts": []map[string]any{{"partNumber": 1, "etag": etag}}}))
@@ -577,7 +579,7 @@ func TestMediaCompleteRefusals(t *testing.T) {
 
 // uploadRejected uploads b, expects complete to answer 422 unreadable
 // media, and checks the session is rejected with its bytes deleted.
-func (e *videoEnv) uploadRejected(pid, name string, b []byte) *session {
+func (e *videoEnv) uploadRejected(pid, name string, b []byte) *httpapi.UploadView {
 	e.t.Helper()
 	s := e.createUpload(pid, name, int64(len(b)))
 	etag := putOK(e.t, s.URL, b)
@@ -628,13 +630,13 @@ func TestMediaUploadLimits(t *testing.T) {
 	checkError(t, "an unknown project", e.do(e.key, "POST", "/api/v1/media/upload",
 		map[string]any{"projectId": uuid.NewString(), "filename": "a.mp4", "contentType": "video/mp4", "bytes": 100}), 404, "not_found", nil)
 
-	var s60, sDay session
+	var s60, sDay httpapi.UploadView
 	e.call("POST", "/api/v1/media/upload", req(100, 60), 200, &s60)
 	e.call("POST", "/api/v1/media/upload", req(100, 86400), 200, &sDay)
 	if !s60.ExpiresAt.Equal(s60.CreatedAt.Add(time.Minute)) || !sDay.ExpiresAt.Equal(sDay.CreatedAt.Add(24*time.Hour)) {
 		t.Errorf("expiresAt %v and %v for createdAt %v and %v; want +60 s and +86400 s", s60.ExpiresAt, sDay.ExpiresAt, s60.CreatedAt, sDay.CreatedAt)
 	}
-	var open []*session
+	var open []*httpapi.UploadView
 	for range 6 {
 		open = append(open, e.createUpload(pid, "b.mp4", 16))
 	}
@@ -665,7 +667,7 @@ func TestMediaRetention(t *testing.T) {
 	t.Parallel()
 	dir, clock := t.TempDir(), &testClock{}
 	var key, pid string
-	var done, pending *session
+	var done, pending *httpapi.UploadView
 	t.Run("before", func(t *testing.T) {
 		e := reopenVideoEnv(t, dir, "", clock, nil)
 		key = e.key
@@ -755,7 +757,7 @@ func TestMediaUploadMemory(t *testing.T) {
 	hwm := procStatus(t, pid0, "VmHWM")
 	afterPut := procStatus(t, pid0, "VmRSS")
 	peak = sampleRSS(t, pid0)
-	var done session
+	var done httpapi.UploadView
 	e.complete(s, etags, 200, &done)
 	completePeak := peak()
 	checkCompleted(t, &done, 5)

@@ -33,7 +33,7 @@ func newBrowser(t *testing.T, url string) browser {
 	}
 	defer res.Body.Close()
 	var b browser
-	var body struct{ Token string }
+	var body struct{ Token string } // httpapi's csrfResponse is unexported
 	_ = json.NewDecoder(res.Body).Decode(&body)
 	b.token = body.Token
 	for _, c := range res.Cookies() {
@@ -66,6 +66,8 @@ func (b browser) convert(t *testing.T, url string) (status int, code string, rem
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
+	// One view of either answer: the converter's result (httpapi's
+	// processResponse is unexported) or the error envelope.
 	var out struct {
 		RemainingToday float64 `json:"remainingToday"`
 		Error          struct{ Code string }

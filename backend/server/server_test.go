@@ -59,6 +59,7 @@ func TestFirstStartAndRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Part of the profile: httpapi's meResponse is unexported.
 	var me struct {
 		Tier     string   `json:"tier"`
 		Features []string `json:"features"`
@@ -170,6 +171,7 @@ func TestListenerHostCheck(t *testing.T) {
 	}
 	rec := httptest.NewRecorder()
 	srv.DesktopHandler().ServeHTTP(rec, httptest.NewRequest("GET", "http://wails/api/v1/me", nil))
+	// Part of the profile: httpapi's meResponse is unexported.
 	var me struct {
 		Email string `json:"email"`
 	}

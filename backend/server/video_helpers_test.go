@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/internal/contract"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
@@ -190,20 +192,11 @@ func (e *videoEnv) callAs(key, method, path string, body any, want int, out any)
 	return r
 }
 
-// apiError is the error envelope.
-type apiError struct {
-	Error struct {
-		Code    string         `json:"code"`
-		Message string         `json:"message"`
-		Details map[string]any `json:"details"`
-	} `json:"error"`
-}
-
 // checkError fails t unless r is status with the envelope's code and
 // every detail of want (numbers compare as float64).
 func checkError(t testing.TB, what string, r response, status int, code string, want map[string]any) {
 	t.Helper()
-	var e apiError
+	var e apperr.Envelope
 	if err := json.Unmarshal(r.Body, &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
 		t.Errorf("%s: %d %s: not the error envelope (%v)", what, r.Status, r.Body, err)
 		return
@@ -237,9 +230,7 @@ const mediaIR = `{"version":1,"language":"en","cues":[
 // returns its id.
 func (e *videoEnv) newProject(name, ir string) string {
 	e.t.Helper()
-	var p struct {
-		ID string `json:"id"`
-	}
+	var p httpapi.ProjectView
 	body := map[string]any{"name": name}
 	if ir != "" {
 		body["ir"] = ir
@@ -248,60 +239,13 @@ func (e *videoEnv) newProject(name, ir string) string {
 	return p.ID
 }
 
-// session is an upload session as the API shows it.
-type session struct {
-	UploadID       string     `json:"uploadId"`
-	ProjectID      string     `json:"projectId"`
-	ObjectKey      string     `json:"objectKey"`
-	Filename       string     `json:"filename"`
-	ContentType    string     `json:"contentType"`
-	Bytes          int64      `json:"bytes"`
-	Status         string     `json:"status"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	ExpiresAt      time.Time  `json:"expiresAt"`
-	Multipart      bool       `json:"multipart"`
-	URL            string     `json:"url"`
-	PartSize       int64      `json:"partSize"`
-	Parts          []partURL  `json:"parts"`
-	ReceivedParts  []partSent `json:"receivedParts"`
-	CompletedAt    *time.Time `json:"completedAt"`
-	MediaExpiresAt *time.Time `json:"mediaExpiresAt"`
-	RejectReason   string     `json:"rejectReason"`
-	Probe          *struct {
-		Container       string  `json:"container"`
-		FormatName      string  `json:"formatName"`
-		DurationSeconds float64 `json:"durationSeconds"`
-		ClosedCaptions  bool    `json:"closedCaptions"`
-		Streams         []struct {
-			Index     int     `json:"index"`
-			Type      string  `json:"type"`
-			Codec     string  `json:"codec"`
-			Width     int     `json:"width"`
-			Height    int     `json:"height"`
-			FrameRate float64 `json:"frameRate"`
-			Channels  int     `json:"channels"`
-		} `json:"streams"`
-	} `json:"probe"`
-}
-
-type partURL struct {
-	PartNumber int    `json:"partNumber"`
-	URL        string `json:"url"`
-	Bytes      int64  `json:"bytes"`
-}
-
-type partSent struct {
-	PartNumber int    `json:"partNumber"`
-	ETag       string `json:"etag"`
-	Bytes      int64  `json:"bytes"`
-}
-
-// urls returns a session's PUT URLs by part number (1 for a single URL).
-func (s *session) urls() map[int]partURL {
+// partURLs returns a session's PUT URLs by part number (1 for a single
+// URL).
+func partURLs(s *httpapi.UploadView) map[int]httpapi.PartURLView {
 	if !s.Multipart {
-		return map[int]partURL{1: {PartNumber: 1, URL: s.URL, Bytes: s.Bytes}}
+		return map[int]httpapi.PartURLView{1: {PartNumber: 1, URL: s.URL, Bytes: s.Bytes}}
 	}
-	m := map[int]partURL{}
+	m := map[int]httpapi.PartURLView{}
 	for _, p := range s.Parts {
 		m[p.PartNumber] = p
 	}
@@ -309,24 +253,24 @@ func (s *session) urls() map[int]partURL {
 }
 
 // createUpload opens an upload session of size bytes in project pid.
-func (e *videoEnv) createUpload(pid, filename string, size int64) *session {
+func (e *videoEnv) createUpload(pid, filename string, size int64) *httpapi.UploadView {
 	e.t.Helper()
-	var s session
+	var s httpapi.UploadView
 	e.call("POST", "/api/v1/media/upload", map[string]any{"projectId": pid, "filename": filename,
 		"contentType": "video/mp4", "bytes": size}, 200, &s)
 	return &s
 }
 
 // getUpload reads a session.
-func (e *videoEnv) getUpload(id string) *session {
+func (e *videoEnv) getUpload(id string) *httpapi.UploadView {
 	e.t.Helper()
-	var s session
+	var s httpapi.UploadView
 	e.call("GET", "/api/v1/media/upload/"+id, nil, 200, &s)
 	return &s
 }
 
 // complete completes s with the parts' etags.
-func (e *videoEnv) complete(s *session, etags map[int]string, want int, out any) response {
+func (e *videoEnv) complete(s *httpapi.UploadView, etags map[int]string, want int, out any) response {
 	e.t.Helper()
 	parts := []map[string]any{}
 	for n := 1; n <= len(etags); n++ {
@@ -382,7 +326,7 @@ func checkPut(t testing.TB, r response, sum string, n int64) string {
 	if r.Status != 200 {
 		t.Fatalf("PUT: %d %s", r.Status, r.Body)
 	}
-	var p partSent
+	var p httpapi.PartView
 	if err := json.Unmarshal(r.Body, &p); err != nil {
 		t.Fatalf("PUT answer %s: %v", r.Body, err)
 	}
@@ -402,7 +346,7 @@ func sha256Hex(b []byte) string {
 
 // uploadFile uploads the file at path (up to 64 MiB: one signed PUT)
 // into project pid, completes it and returns the completed session.
-func (e *videoEnv) uploadFile(pid, path string) *session {
+func (e *videoEnv) uploadFile(pid, path string) *httpapi.UploadView {
 	e.t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -410,7 +354,7 @@ func (e *videoEnv) uploadFile(pid, path string) *session {
 	}
 	s := e.createUpload(pid, filepath.Base(path), int64(len(b)))
 	etag := putOK(e.t, s.URL, b)
-	var done session
+	var done httpapi.UploadView
 	e.complete(s, map[int]string{1: etag}, 200, &done)
 	return &done
 }
@@ -533,40 +477,8 @@ func listDir(dir string) []string {
 	return names
 }
 
-// job is a job as GET /api/v1/jobs/{id} shows it.
-type job struct {
-	JobID                string     `json:"jobId"`
-	Kind                 string     `json:"kind"`
-	Mode                 string     `json:"mode"`
-	Status               string     `json:"status"`
-	Progress             float64    `json:"progress"`
-	ProjectID            string     `json:"projectId"`
-	Preset               string     `json:"preset"`
-	OutputDelivery       string     `json:"outputDelivery"`
-	MediaObjectKey       string     `json:"mediaObjectKey"`
-	Container            string     `json:"container"`
-	SubtitleCodec        string     `json:"subtitleCodec"`
-	Language             string     `json:"language"`
-	IRRevision           int        `json:"irRevision"`
-	CreatedAt            time.Time  `json:"createdAt"`
-	StartedAt            *time.Time `json:"startedAt"`
-	FinishedAt           *time.Time `json:"finishedAt"`
-	EstimatedWaitSeconds *int       `json:"estimatedWaitSeconds"`
-	Error                *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-	Artifacts []struct {
-		ArtifactID  string `json:"artifactId"`
-		Filename    string `json:"filename"`
-		ContentType string `json:"contentType"`
-		Bytes       int64  `json:"bytes"`
-	} `json:"artifacts"`
-	Output            *string `json:"output"`
-	OutputContentType string  `json:"outputContentType"`
-}
-
-// jobCreated is the 202 of a job's creation.
+// jobCreated is the 202 of a job's creation: a copy of httpapi's
+// jobCreated, which is unexported (no exported type describes this body).
 type jobCreated struct {
 	JobID                 string `json:"jobId"`
 	Status                string `json:"status"`
@@ -590,10 +502,10 @@ func (e *videoEnv) render(req map[string]any) jobCreated {
 }
 
 // getJob reads a job.
-func (e *videoEnv) getJob(id string) *job {
+func (e *videoEnv) getJob(id string) *httpapi.JobView {
 	e.t.Helper()
-	var j struct {
-		Job job `json:"job"`
+	var j struct { // httpapi's jobResult is unexported: its one member
+		Job httpapi.JobView `json:"job"`
 	}
 	e.call("GET", "/api/v1/jobs/"+id, nil, 200, &j)
 	return &j.Job
@@ -603,7 +515,7 @@ func (e *videoEnv) getJob(id string) *job {
 // returns it with the progress values seen. It fails t when progress
 // goes back within one run (a new run after a restart, queued again or
 // with another startedAt, starts at 0).
-func (e *videoEnv) waitJob(id string, limit time.Duration, done func(*job) bool) (*job, []float64) {
+func (e *videoEnv) waitJob(id string, limit time.Duration, done func(*httpapi.JobView) bool) (*httpapi.JobView, []float64) {
 	e.t.Helper()
 	deadline := time.Now().Add(limit)
 	var seen []float64
@@ -629,7 +541,7 @@ func (e *videoEnv) waitJob(id string, limit time.Duration, done func(*job) bool)
 }
 
 // final reports whether a job ended.
-func final(j *job) bool {
+func final(j *httpapi.JobView) bool {
 	return j.Status == "succeeded" || j.Status == "failed" || j.Status == "canceled"
 }
 
@@ -637,6 +549,7 @@ func final(j *job) bool {
 // bytes.
 func (e *videoEnv) download(artifactID string) []byte {
 	e.t.Helper()
+	// Part of the link's body: httpapi's artifactURL is unexported.
 	var l struct {
 		URL   string `json:"url"`
 		Bytes int64  `json:"bytes"`
@@ -667,6 +580,7 @@ func writeTemp(t testing.TB, name string, b []byte) string {
 // usedToday reads the account's daily pool count.
 func (e *videoEnv) usedToday(key string) int {
 	e.t.Helper()
+	// Part of the usage body: httpapi's usageResponse is unexported.
 	var u struct {
 		UsedToday int `json:"usedToday"`
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
 )
 
@@ -29,7 +30,7 @@ func TestVideoKill9(t *testing.T) {
 	clip := fftest.Clip(t, fftest.ClipOptions{Seconds: 40})
 	m := e.uploadFile(pid, clip)
 	created := e.render(map[string]any{"projectId": pid, "mode": "burn_in", "preset": "youtube", "mediaObjectKey": m.ObjectKey})
-	first, _ := e.waitJob(created.JobID, 2*time.Minute, func(j *job) bool { return j.Status == "running" && j.Progress > 0 || final(j) })
+	first, _ := e.waitJob(created.JobID, 2*time.Minute, func(j *httpapi.JobView) bool { return j.Status == "running" && j.Progress > 0 || final(j) })
 	if first.Status != "running" {
 		t.Fatalf("burn-in before the kill: %+v; want it running", first)
 	}
@@ -56,7 +57,7 @@ func TestVideoKill9(t *testing.T) {
 	c = startChild(t, dir)
 	e = childEnv(t, c, dir, key)
 	var statuses []string
-	j, _ := e.waitJob(created.JobID, 3*time.Minute, func(j *job) bool {
+	j, _ := e.waitJob(created.JobID, 3*time.Minute, func(j *httpapi.JobView) bool {
 		if n := len(statuses); n == 0 || statuses[n-1] != j.Status {
 			statuses = append(statuses, j.Status)
 			t.Logf("%5.1f s after the kill: %s (progress %.3f)", time.Since(killed).Seconds(), j.Status, j.Progress)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
 )
@@ -40,12 +41,7 @@ func TestVideoRenderJobs(t *testing.T) {
 	m := e.uploadFile(pid, clip)
 
 	// The deliveries, as an export of the project makes them.
-	var x struct {
-		Artifacts []struct {
-			ArtifactID string `json:"artifactId"`
-			Preset     string `json:"preset"`
-		} `json:"artifacts"`
-	}
+	var x httpapi.ExportCreated
 	e.call("POST", "/api/v1/projects/"+pid+"/exports", map[string]any{"presets": []string{"youtube", "html5"}}, 201, &x)
 	delivery := map[string][]byte{}
 	for _, a := range x.Artifacts {
@@ -59,7 +55,7 @@ func TestVideoRenderJobs(t *testing.T) {
 	type run struct {
 		name  string
 		req   map[string]any
-		check func(t *testing.T, e *videoEnv, j *job)
+		check func(t *testing.T, e *videoEnv, j *httpapi.JobView)
 	}
 	media := func(mode string, more map[string]any) map[string]any {
 		r := map[string]any{"projectId": pid, "mode": mode, "preset": "youtube", "mediaObjectKey": m.ObjectKey}
@@ -70,7 +66,7 @@ func TestVideoRenderJobs(t *testing.T) {
 	}
 	runs := []run{
 		{"sidecar inline", map[string]any{"projectId": pid, "mode": "sidecar", "preset": "youtube", "outputDelivery": "inline"},
-			func(t *testing.T, e *videoEnv, j *job) {
+			func(t *testing.T, e *videoEnv, j *httpapi.JobView) {
 				if j.Output == nil || *j.Output != string(delivery["youtube"]) || len(j.Artifacts) != 0 ||
 					!strings.HasPrefix(j.OutputContentType, "application/x-subrip") {
 					t.Errorf("inline sidecar: output %q (%s), %d artifacts; want the export's youtube file %q",
@@ -79,7 +75,7 @@ func TestVideoRenderJobs(t *testing.T) {
 			}},
 		{"sidecar url", map[string]any{"projectId": pid, "mode": "sidecar", "preset": "html5",
 			"mediaObjectKey": "media/ignored"},
-			func(t *testing.T, e *videoEnv, j *job) {
+			func(t *testing.T, e *videoEnv, j *httpapi.JobView) {
 				if j.Output != nil || len(j.Artifacts) != 1 || !strings.HasSuffix(j.Artifacts[0].Filename, "-html5.vtt") ||
 					!strings.HasPrefix(j.Artifacts[0].ContentType, "text/vtt") {
 					t.Fatalf("url sidecar: output %v, artifacts %+v", j.Output, j.Artifacts)
@@ -88,7 +84,7 @@ func TestVideoRenderJobs(t *testing.T) {
 					t.Errorf("url sidecar %q; want the export's html5 file %q", got, delivery["html5"])
 				}
 			}},
-		{"mux_soft mp4", media("mux_soft", nil), func(t *testing.T, e *videoEnv, j *job) {
+		{"mux_soft mp4", media("mux_soft", nil), func(t *testing.T, e *videoEnv, j *httpapi.JobView) {
 			if j.Container != "mp4" || j.SubtitleCodec != "mov_text" || j.Language != "eng" {
 				t.Errorf("defaults: container %q, codec %q, language %q; want mp4, mov_text, eng (the source's and the timeline's)",
 					j.Container, j.SubtitleCodec, j.Language)
@@ -96,16 +92,16 @@ func TestVideoRenderJobs(t *testing.T) {
 			out := e.artifactFile(t, j, "-youtube-subtitled.mp4", "video/mp4")
 			checkMuxed(t, clip, out, "mov_text", "eng", delivery["youtube"], "srt")
 		}},
-		{"mux_soft mkv srt", media("mux_soft", map[string]any{"container": "mkv", "subtitleCodec": "srt"}), func(t *testing.T, e *videoEnv, j *job) {
+		{"mux_soft mkv srt", media("mux_soft", map[string]any{"container": "mkv", "subtitleCodec": "srt"}), func(t *testing.T, e *videoEnv, j *httpapi.JobView) {
 			out := e.artifactFile(t, j, "-youtube-subtitled.mkv", "video/x-matroska")
 			checkMuxed(t, clip, out, "subrip", "eng", delivery["youtube"], "srt")
 		}},
 		{"mux_soft mkv webvtt", media("mux_soft", map[string]any{"preset": "html5", "container": "mkv",
-			"subtitleCodec": "webvtt", "language": "fra"}), func(t *testing.T, e *videoEnv, j *job) {
+			"subtitleCodec": "webvtt", "language": "fra"}), func(t *testing.T, e *videoEnv, j *httpapi.JobView) {
 			out := e.artifactFile(t, j, "-html5-subtitled.mkv", "video/x-matroska")
 			checkMuxed(t, clip, out, "webvtt", "fra", delivery["html5"], "vtt")
 		}},
-		{"burn_in", media("burn_in", nil), func(t *testing.T, e *videoEnv, j *job) {
+		{"burn_in", media("burn_in", nil), func(t *testing.T, e *videoEnv, j *httpapi.JobView) {
 			out := e.artifactFile(t, j, "-youtube-burned-in.mp4", "video/mp4")
 			streams := fftest.Streams(t, out)
 			if len(streams) != 2 || streams[0].Type != "video" || streams[0].Codec != "h264" || streams[1].Codec != "aac" {
@@ -164,8 +160,8 @@ func TestVideoRenderJobs(t *testing.T) {
 	}
 	wg.Wait()
 
-	var list struct {
-		Jobs []job `json:"jobs"`
+	var list struct { // httpapi's jobList is unexported: its one member
+		Jobs []httpapi.JobView `json:"jobs"`
 	}
 	e.call("GET", "/api/v1/jobs?projectId="+pid, nil, 200, &list)
 	if len(list.Jobs) != len(runs) {
@@ -187,7 +183,7 @@ func TestVideoRenderJobs(t *testing.T) {
 // codec, language, preset or project, media that is missing, unknown,
 // another project's, still pending, or without the video a burn-in
 // needs, and a project without a timeline.
-func checkRenderRefusals(t *testing.T, e *videoEnv, pid string, m *session) {
+func checkRenderRefusals(t *testing.T, e *videoEnv, pid string, m *httpapi.UploadView) {
 	used := e.usedToday(e.key)
 	pid2 := e.newProject("Other", mediaIR)
 	empty := e.newProject("Empty", "")
@@ -321,7 +317,7 @@ func compact(seen []float64) []float64 {
 
 // artifactFile checks a video job's one artifact (name suffix, media
 // type), downloads it and returns its path.
-func (e *videoEnv) artifactFile(t *testing.T, j *job, suffix, ctype string) string {
+func (e *videoEnv) artifactFile(t *testing.T, j *httpapi.JobView, suffix, ctype string) string {
 	t.Helper()
 	if len(j.Artifacts) != 1 || !strings.HasSuffix(j.Artifacts[0].Filename, suffix) || j.Artifacts[0].ContentType != ctype ||
 		j.Artifacts[0].Bytes <= 0 {
@@ -422,7 +418,7 @@ func TestVideoCancel(t *testing.T) {
 	req := map[string]any{"projectId": pid, "mode": "burn_in", "preset": "youtube", "mediaObjectKey": m.ObjectKey}
 
 	a := e.render(req)
-	running, _ := e.waitJob(a.JobID, time.Minute, func(j *job) bool { return j.Status != "queued" && j.Progress > 0 || final(j) })
+	running, _ := e.waitJob(a.JobID, time.Minute, func(j *httpapi.JobView) bool { return j.Status != "queued" && j.Progress > 0 || final(j) })
 	if running.Status != "running" || running.StartedAt == nil {
 		t.Fatalf("first burn-in: %+v; want it running", running)
 	}
@@ -441,8 +437,8 @@ func TestVideoCancel(t *testing.T) {
 		t.Fatalf("second burn-in: %+v; want it queued with a wait estimate", queued)
 	}
 
-	var out struct {
-		Job job `json:"job"`
+	var out struct { // httpapi's jobResult is unexported: its one member
+		Job httpapi.JobView `json:"job"`
 	}
 	e.call("DELETE", "/api/v1/jobs/"+b.JobID, nil, 200, &out)
 	if j := out.Job; j.Status != "canceled" || j.Error == nil || j.Error.Code != "canceled" || j.FinishedAt == nil || j.StartedAt != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -58,15 +59,11 @@ func benchServer(b *testing.B, rcv *receiver, enabled bool) (*server.Server, []b
 		if err != nil {
 			b.Fatal(err)
 		}
-		var hook struct {
-			Secret string `json:"secret"`
-		}
+		var hook httpapi.WebhookView
 		mustCall(b, "PUT", base+"/webhook", key, fmt.Sprintf(`{"url":%q,"enabled":%v}`, rcv.URL(), enabled), 200, &hook)
-		var p struct {
-			ID string `json:"id"`
-		}
+		var p httpapi.ProjectView
 		mustCall(b, "POST", base+"/projects", key, `{"name":"bench","ir":`+jsonString(longIR(3))+`}`, 201, &p)
-		accounts[i] = benchAccount{key: key, projectID: p.ID, secret: hook.Secret}
+		accounts[i] = benchAccount{key: key, projectID: p.ID, secret: orEmpty(hook.Secret)}
 	}
 	return srv, accounts
 }
@@ -97,9 +94,7 @@ func runExports(b *testing.B, base string, accounts []benchAccount) []string {
 					b.Errorf("export: %d %s", res.StatusCode, body)
 					continue
 				}
-				var x struct {
-					ExportID string `json:"exportId"`
-				}
+				var x httpapi.ExportCreated
 				_ = json.Unmarshal(body, &x)
 				mu.Lock()
 				ids = append(ids, x.ExportID)
@@ -203,9 +198,7 @@ func checkAllDelivered(b *testing.B, srv *server.Server, rcv *receiver, accounts
 	}
 	seen := map[string]bool{}
 	for _, g := range rcv.deliveries() {
-		var p struct {
-			Receipt webhook.Receipt `json:"receipt"`
-		}
+		var p webhook.Payload
 		if err := json.Unmarshal(g.Body, &p); err != nil || len(p.Receipt.Artifacts) == 0 {
 			b.Fatalf("delivery body %s: %v", g.Body, err)
 		}
@@ -227,6 +220,7 @@ func checkAllDelivered(b *testing.B, srv *server.Server, rcv *receiver, accounts
 		// answer: wait for it.
 		deadline := time.Now().Add(logWait)
 		for {
+			// httpapi's deliveryList is unexported: its one member.
 			var log struct {
 				Deliveries []hookDelivery `json:"deliveries"`
 			}
@@ -252,6 +246,7 @@ func checkAllDelivered(b *testing.B, srv *server.Server, rcv *receiver, accounts
 func checkNoneSent(b *testing.B, srv *server.Server, rcv *receiver, accounts []benchAccount) {
 	b.Helper()
 	for _, a := range accounts[:5] {
+		// httpapi's deliveryList is unexported: its one member.
 		var log struct {
 			Deliveries []hookDelivery `json:"deliveries"`
 		}

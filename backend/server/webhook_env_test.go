@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -18,21 +19,10 @@ import (
 // machine (-race, parallel tests) does not fail a correct build.
 const logWait = 30 * time.Second
 
-// hookDelivery is one entry of GET /api/v1/webhook/deliveries.
+// hookDelivery is one entry of GET /api/v1/webhook/deliveries: the API's
+// DeliveryView, with the accessors and the String the tests' messages use.
 type hookDelivery struct {
-	DeliveryID     string     `json:"deliveryId"`
-	Event          string     `json:"event"`
-	ProjectID      *string    `json:"projectId"`
-	IRRevision     *int       `json:"irRevision"`
-	ExportID       *string    `json:"exportId"`
-	Status         string     `json:"status"`
-	Attempts       int        `json:"attempts"`
-	LastStatusCode *int       `json:"lastStatusCode"`
-	LastError      *string    `json:"lastError"`
-	LastAttemptAt  *time.Time `json:"lastAttemptAt"`
-	NextAttemptAt  *time.Time `json:"nextAttemptAt"`
-	DeliveredAt    *time.Time `json:"deliveredAt"`
-	CreatedAt      time.Time  `json:"createdAt"`
+	httpapi.DeliveryView
 }
 
 // code is lastStatusCode, 0 when null.
@@ -44,18 +34,25 @@ func (d hookDelivery) code() int {
 }
 
 // errText is lastError, "" when null.
-func (d hookDelivery) errText() string {
-	if d.LastError == nil {
-		return ""
+func (d hookDelivery) errText() string { return orEmpty(d.LastError) }
+
+// exportID is exportId, "" when null.
+func (d hookDelivery) exportID() string { return orEmpty(d.ExportID) }
+
+// irRevision is irRevision, 0 when null.
+func (d hookDelivery) irRevision() int {
+	if d.IRRevision == nil {
+		return 0
 	}
-	return *d.LastError
+	return *d.IRRevision
 }
 
-func (d hookDelivery) exportID() string {
-	if d.ExportID == nil {
+// orEmpty is *s, "" when s is nil.
+func orEmpty(s *string) string {
+	if s == nil {
 		return ""
 	}
-	return *d.ExportID
+	return *s
 }
 
 func (d hookDelivery) String() string {
@@ -98,9 +95,7 @@ func startHookServer(t testing.TB, adjust func(*server.Config)) *hookEnv {
 	e.srv = server.New(cfg)
 	e.key = runServer(t, e.srv)
 	e.base = e.srv.URL() + "/api/v1"
-	var p struct {
-		ID string `json:"id"`
-	}
+	var p httpapi.ProjectView
 	mustCall(t, "POST", e.base+"/projects", e.key, `{"name":"Hooked","ir":`+jsonString(longIR(3))+`}`, 201, &p)
 	e.projectID = p.ID
 	return e
@@ -119,25 +114,20 @@ func newHookEnv(t testing.TB, adjust func(*server.Config)) *hookEnv {
 // receiver the secret the PUT reveals.
 func (e *hookEnv) configure(t testing.TB) {
 	t.Helper()
-	var hook struct {
-		Secret         string `json:"secret"`
-		SecretRevealed bool   `json:"secretRevealed"`
-		Enabled        bool   `json:"enabled"`
-	}
+	var hook httpapi.WebhookView
 	mustCall(t, "PUT", e.base+"/webhook", e.key, `{"url":"`+e.rcv.URL()+`"}`, 200, &hook)
-	if !hook.SecretRevealed || !hook.Enabled || hook.Secret == "" {
-		t.Fatalf("first PUT: %+v; want the full secret, enabled", hook)
+	secret := orEmpty(hook.Secret)
+	if !hook.SecretRevealed || !hook.Enabled || secret == "" {
+		t.Fatalf("first PUT: secret %q, secretRevealed %v, enabled %v; want the full secret, enabled", secret, hook.SecretRevealed, hook.Enabled)
 	}
-	e.secret = hook.Secret
-	e.rcv.setSecret(hook.Secret)
+	e.secret = secret
+	e.rcv.setSecret(secret)
 }
 
 // export exports the project to one preset and returns the export's id.
 func (e *hookEnv) export(t testing.TB) string {
 	t.Helper()
-	var x struct {
-		ExportID string `json:"exportId"`
-	}
+	var x httpapi.ExportCreated
 	mustCall(t, "POST", e.base+"/projects/"+e.projectID+"/exports", e.key, `{"presets":["youtube"]}`, 201, &x)
 	return x.ExportID
 }
@@ -145,6 +135,7 @@ func (e *hookEnv) export(t testing.TB) string {
 // deliveries returns the delivery log, newest first (up to 100).
 func (e *hookEnv) deliveries(t testing.TB) []hookDelivery {
 	t.Helper()
+	// httpapi's deliveryList is unexported: its one member.
 	var log struct {
 		Deliveries []hookDelivery `json:"deliveries"`
 	}
@@ -235,14 +226,7 @@ func of(got []delivery, id string) []delivery {
 // receiptExport returns the export id of an export_complete body.
 func receiptExport(t testing.TB, body []byte) string {
 	t.Helper()
-	var p struct {
-		Event   string `json:"event"`
-		Receipt struct {
-			Artifacts []struct {
-				ExportID string `json:"exportId"`
-			} `json:"artifacts"`
-		} `json:"receipt"`
-	}
+	var p webhook.Payload
 	if err := json.Unmarshal(body, &p); err != nil || p.Event != "export_complete" || len(p.Receipt.Artifacts) == 0 {
 		t.Fatalf("delivery body %s: %v; want an export_complete receipt", body, err)
 	}

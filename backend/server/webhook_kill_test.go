@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
 	"github.com/captionqa/captionqa/backend/webhook"
@@ -58,6 +59,7 @@ func startHookChild(t *testing.T, dir, caFile string) *child {
 // childLog returns the child's delivery log, newest first.
 func childLog(t *testing.T, c *child, secret string) []hookDelivery {
 	t.Helper()
+	// httpapi's deliveryList is unexported: its one member.
 	var log struct {
 		Deliveries []hookDelivery `json:"deliveries"`
 	}
@@ -69,14 +71,10 @@ func childLog(t *testing.T, c *child, secret string) []hookDelivery {
 // 3-cue project; it returns the project's id.
 func hookChildSetup(t *testing.T, c *child, secret string, rcv *receiver) string {
 	t.Helper()
-	var hook struct {
-		Secret string `json:"secret"`
-	}
+	var hook httpapi.WebhookView
 	mustCall(t, "PUT", c.url+"/api/v1/webhook", secret, `{"url":"`+rcv.URL()+`"}`, 200, &hook)
-	rcv.setSecret(hook.Secret)
-	var p struct {
-		ID string `json:"id"`
-	}
+	rcv.setSecret(orEmpty(hook.Secret))
+	var p httpapi.ProjectView
 	mustCall(t, "POST", c.url+"/api/v1/projects", secret, `{"name":"kill","ir":`+jsonString(longIR(3))+`}`, 201, &p)
 	return p.ID
 }
@@ -96,9 +94,7 @@ func TestWebhookKill9Pending(t *testing.T) {
 	c := startHookChild(t, dir, rcv.CAFile)
 	secret := c.secret
 	projectID := hookChildSetup(t, c, secret, rcv)
-	var x struct {
-		ExportID string `json:"exportId"`
-	}
+	var x httpapi.ExportCreated
 	mustCall(t, "POST", c.url+"/api/v1/projects/"+projectID+"/exports", secret, `{"presets":["youtube"]}`, 201, &x)
 
 	// Two failed attempts: the delivery is recorded and on its schedule.
@@ -242,9 +238,7 @@ func TestWebhookKill9ExportInFlight(t *testing.T) {
 					t.Errorf("export: %d %s", st, b)
 					return
 				}
-				var e struct {
-					ExportID string `json:"exportId"`
-				}
+				var e httpapi.ExportCreated
 				_ = json.Unmarshal(b, &e)
 				ok201 = append(ok201, e.ExportID)
 				first <- struct{}{}
@@ -356,9 +350,7 @@ func TestWebhookKill9DuringAttempt(t *testing.T) {
 	c := startHookChild(t, dir, rcv.CAFile)
 	secret := c.secret
 	projectID := hookChildSetup(t, c, secret, rcv)
-	var x struct {
-		ExportID string `json:"exportId"`
-	}
+	var x httpapi.ExportCreated
 	mustCall(t, "POST", c.url+"/api/v1/projects/"+projectID+"/exports", secret, `{"presets":["youtube"]}`, 201, &x)
 	first := rcv.waitFor(t, 1, logWait)[0] // the attempt is under way
 	id := first.Header.Get(webhook.HeaderDelivery)

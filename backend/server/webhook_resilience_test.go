@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -320,6 +322,7 @@ func TestWebhookWindowEndsThenRedeliver(t *testing.T) {
 	// failed is TestWebhookRedeliverJustAfterFailure.)
 	time.Sleep(time.Second)
 	e.rcv.setAnswer(nil)
+	// httpapi's deliveryResult is unexported: its one member.
 	var out struct {
 		Delivery hookDelivery `json:"delivery"`
 	}
@@ -352,17 +355,15 @@ func TestWebhookSecretRotation(t *testing.T) {
 	e.waitLog(t, "the delivery failing", allOf(1, func(d hookDelivery) bool { return d.Status == "pending" && d.Attempts >= 1 }))
 	before := len(e.rcv.deliveries())
 
-	var hook struct {
-		Secret         string `json:"secret"`
-		SecretRevealed bool   `json:"secretRevealed"`
-	}
+	var hook httpapi.WebhookView
 	mustCall(t, "PUT", e.base+"/webhook", e.key, `{"rotateSecret":true}`, 200, &hook)
-	if !hook.SecretRevealed || hook.Secret == oldSecret || len(hook.Secret) != len(oldSecret) {
-		t.Fatalf("rotate: %+v; want a new full secret", hook)
+	newSecret := orEmpty(hook.Secret)
+	if !hook.SecretRevealed || newSecret == oldSecret || len(newSecret) != len(oldSecret) {
+		t.Fatalf("rotate: secret %q, secretRevealed %v; want a new full secret", newSecret, hook.SecretRevealed)
 	}
 	// From here the receiver accepts only the new secret (an attempt
 	// signed before the PUT and arriving after it gets 401, a failure).
-	e.rcv.setSecret(hook.Secret)
+	e.rcv.setSecret(newSecret)
 	e.rcv.setAnswer(nil)
 
 	d := e.waitLog(t, "the delivery delivered", allOf(1, func(d hookDelivery) bool { return d.Status == "delivered" }))[0]
@@ -376,9 +377,9 @@ func TestWebhookSecretRotation(t *testing.T) {
 	last := reqs[len(reqs)-1]
 	sig := last.Header.Get(webhook.HeaderSignature)
 	if last.Header.Get(webhook.HeaderAttempt) != strconv.Itoa(d.Attempts) || !last.Verified ||
-		!webhook.Verify(hook.Secret, last.Body, sig) || webhook.Verify(oldSecret, last.Body, sig) {
+		!webhook.Verify(newSecret, last.Body, sig) || webhook.Verify(oldSecret, last.Body, sig) {
 		t.Errorf("the delivered attempt %s (log: %d): verifies with new %v, old %v; want new only",
-			last.Header.Get(webhook.HeaderAttempt), d.Attempts, webhook.Verify(hook.Secret, last.Body, sig), webhook.Verify(oldSecret, last.Body, sig))
+			last.Header.Get(webhook.HeaderAttempt), d.Attempts, webhook.Verify(newSecret, last.Body, sig), webhook.Verify(oldSecret, last.Body, sig))
 	}
 }
 
@@ -495,9 +496,7 @@ func TestWebhookExportFailureSendsNothing(t *testing.T) {
 						defer mu.Unlock()
 						switch {
 						case err == nil && st == 201:
-							var x struct {
-								ExportID string `json:"exportId"`
-							}
+							var x httpapi.ExportCreated
 							_ = json.Unmarshal(b, &x)
 							ok = append(ok, x.ExportID)
 						case err == nil && st == 429 && errorCode(b) == "quota_exceeded":
@@ -579,23 +578,14 @@ func setCap(t testing.TB, e *hookEnv, n int) {
 
 // errorCode returns the error envelope's code.
 func errorCode(body []byte) string {
-	var env struct {
-		Error struct {
-			Code    string         `json:"code"`
-			Details map[string]any `json:"details"`
-		} `json:"error"`
-	}
+	var env apperr.Envelope
 	_ = json.Unmarshal(body, &env)
 	return env.Error.Code
 }
 
 // errorDetail returns one of the error envelope's details as text.
 func errorDetail(body []byte, key string) string {
-	var env struct {
-		Error struct {
-			Details map[string]any `json:"details"`
-		} `json:"error"`
-	}
+	var env apperr.Envelope
 	_ = json.Unmarshal(body, &env)
 	if v, ok := env.Error.Details[key]; ok {
 		return fmt.Sprint(v)
@@ -701,6 +691,7 @@ func TestWebhookTestAndErrors(t *testing.T) {
 				}
 			}
 			if tt.wantDelivery != "" {
+				// httpapi's deliveryResult is unexported: its one member.
 				var out struct {
 					Delivery hookDelivery `json:"delivery"`
 				}
@@ -721,11 +712,7 @@ func TestWebhookTestAndErrors(t *testing.T) {
 					t.Fatalf("the receiver got %d requests; want 1", len(got))
 				}
 				g := got[0]
-				var body struct {
-					Event      string    `json:"event"`
-					DeliveryID string    `json:"deliveryId"`
-					SentAt     time.Time `json:"sentAt"`
-				}
+				var body webhook.TestPayload
 				if err := json.Unmarshal(g.Body, &body); err != nil {
 					t.Fatal(err)
 				}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -23,41 +24,34 @@ func TestExportWebhookDelivered(t *testing.T) {
 	key := runServer(t, srv)
 	base := srv.URL() + "/api/v1"
 
-	var hook struct {
-		Secret         string `json:"secret"`
-		SecretRevealed bool   `json:"secretRevealed"`
-		Enabled        bool   `json:"enabled"`
-	}
+	var hook httpapi.WebhookView
 	mustCall(t, "PUT", base+"/webhook", key, `{"url":"`+rcv.URL()+`"}`, 200, &hook)
-	if !hook.SecretRevealed || !hook.Enabled || len(hook.Secret) != 49 {
-		t.Fatalf("first PUT: %+v; want the full secret once, enabled", hook)
+	secret := orEmpty(hook.Secret)
+	if !hook.SecretRevealed || !hook.Enabled || len(secret) != 49 {
+		t.Fatalf("first PUT: secret %q, secretRevealed %v, enabled %v; want the full secret once, enabled", secret, hook.SecretRevealed, hook.Enabled)
 	}
-	rcv.setSecret(hook.Secret)
+	rcv.setSecret(secret)
 
-	var p struct {
-		ID string `json:"id"`
-	}
+	var p httpapi.ProjectView
 	mustCall(t, "POST", base+"/projects", key, `{"name":"Pilot","ir":`+jsonString(longIR(3))+`}`, 201, &p)
-	var e struct {
-		ExportID   string          `json:"exportId"`
-		IRRevision int             `json:"irRevision"`
-		Receipt    json.RawMessage `json:"receipt"`
+	var raw json.RawMessage
+	mustCall(t, "POST", base+"/projects/"+p.ID+"/exports", key, `{"presets":["youtube","vimeo"]}`, 201, &raw)
+	var e httpapi.ExportCreated
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatal(err)
 	}
-	mustCall(t, "POST", base+"/projects/"+p.ID+"/exports", key, `{"presets":["youtube","vimeo"]}`, 201, &e)
 
 	got := rcv.waitFor(t, 1, 15*time.Second)[0]
 	if !got.Verified {
 		t.Fatalf("signature %q does not verify", got.Header.Get(webhook.HeaderSignature))
 	}
-	var body struct {
-		Event   string          `json:"event"`
-		Receipt json.RawMessage `json:"receipt"`
-	}
+	var body webhook.Payload
 	if err := json.Unmarshal(got.Body, &body); err != nil {
 		t.Fatal(err)
 	}
-	if body.Event != "export_complete" || string(body.Receipt) != string(e.Receipt) {
-		t.Errorf("body %s; want export_complete with the export's receipt %s", got.Body, e.Receipt)
+	// The receipts compare as sent, byte for byte.
+	if receipt, want := member(t, got.Body, "receipt"), member(t, raw, "receipt"); body.Event != "export_complete" || string(receipt) != string(want) {
+		t.Errorf("body %s; want export_complete with the export's receipt %s", got.Body, want)
 	}
 	if ct := got.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
@@ -68,14 +62,9 @@ func TestExportWebhookDelivered(t *testing.T) {
 		t.Errorf("headers %v", got.Header)
 	}
 
+	// httpapi's deliveryList is unexported: its one member.
 	var log struct {
-		Deliveries []struct {
-			DeliveryID string `json:"deliveryId"`
-			Status     string `json:"status"`
-			Attempts   int    `json:"attempts"`
-			ExportID   string `json:"exportId"`
-			IRRevision int    `json:"irRevision"`
-		} `json:"deliveries"`
+		Deliveries []hookDelivery `json:"deliveries"`
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -89,7 +78,7 @@ func TestExportWebhookDelivered(t *testing.T) {
 		t.Fatalf("log %+v", log)
 	}
 	d := log.Deliveries[0]
-	if d.DeliveryID != id || d.Status != "delivered" || d.Attempts != 1 || d.ExportID != e.ExportID || d.IRRevision != e.IRRevision {
+	if d.DeliveryID != id || d.Status != "delivered" || d.Attempts != 1 || d.exportID() != e.ExportID || d.irRevision() != e.IRRevision {
 		t.Errorf("log entry %+v; want delivery %s delivered in 1 attempt for export %s", d, id, e.ExportID)
 	}
 }
@@ -97,4 +86,14 @@ func TestExportWebhookDelivered(t *testing.T) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// member returns the member name of the JSON object body as sent.
+func member(t testing.TB, body []byte, name string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	return m[name]
 }

@@ -11,18 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/cli"
+	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
 // client sends the tests' requests, read-only once made; its timeout
 // bounds a request to a node that hangs.
 var client = &http.Client{Timeout: time.Minute}
-
-// key is an API key as `captionqa key create --json` prints it.
-type key struct {
-	ID     string `json:"keyId"`
-	Secret string `json:"secret"`
-}
 
 // admin runs an admin command (account or key) on the cluster's store
 // through the command line, in-process, and decodes its JSON output
@@ -42,21 +38,22 @@ func (c *cluster) admin(t *testing.T, out any, args ...string) {
 
 // account creates an account of tier (free_plus or pro) with the admin
 // commands and returns a new key of it with scopes.
-func (c *cluster) account(t *testing.T, email, tier string, scopes ...string) key {
+func (c *cluster) account(t *testing.T, email, tier string, scopes ...string) httpapi.KeyCreated {
 	t.Helper()
-	var a struct {
+	var a struct { // part of the account: package cli's accountView is unexported
 		Email string `json:"email"`
 	}
 	c.admin(t, &a, "account", "create", "--email", email, "--tier", tier)
 	return c.key(t, email, scopes...)
 }
 
-// key creates another key of the account with scopes.
-func (c *cluster) key(t *testing.T, email string, scopes ...string) key {
+// key creates another key of the account with scopes, as `captionqa key
+// create --json` prints it.
+func (c *cluster) key(t *testing.T, email string, scopes ...string) httpapi.KeyCreated {
 	t.Helper()
-	var k key
+	var k httpapi.KeyCreated
 	c.admin(t, &k, "key", "create", "--account", email, "--name", "cluster test", "--scopes", strings.Join(scopes, ","))
-	if k.ID == "" || k.Secret == "" {
+	if k.KeyID == "" || k.Secret == "" {
 		t.Fatalf("key create for %s printed no id or secret", email)
 	}
 	return k
@@ -76,11 +73,7 @@ type response struct {
 
 // code is the error envelope's code, "" when the body is not one.
 func (r response) code() string {
-	var e struct {
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
-	}
+	var e apperr.Envelope
 	_ = json.Unmarshal(r.Body, &e)
 	return e.Error.Code
 }

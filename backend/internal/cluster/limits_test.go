@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
 // TestThreeNodes runs three nodes of role all (burst limits lifted) and,
@@ -47,11 +50,7 @@ func processForm(t *testing.T) ([]byte, string) {
 
 // details is the error envelope's details object.
 func (r response) details() map[string]any {
-	var e struct {
-		Error struct {
-			Details map[string]any `json:"details"`
-		} `json:"error"`
-	}
+	var e apperr.Envelope
 	_ = json.Unmarshal(r.Body, &e)
 	return e.Error.Details
 }
@@ -116,6 +115,8 @@ func testDailyCap(t *testing.T, c *cluster) {
 		case p.err != nil:
 			t.Errorf("call %d (node %d): %v", i, i%len(c.nodes)+1, p.err)
 		case p.r.Status == 200:
+			// httpapi's processResponse is unexported; the pointer tells
+			// a missing remainingApiRunsToday from 0.
 			var out struct {
 				Remaining *int `json:"remainingApiRunsToday"`
 			}
@@ -137,7 +138,7 @@ func testDailyCap(t *testing.T, c *cluster) {
 	t.Logf("%d calls over %d nodes in %v: %d succeeded, %d quota_exceeded; %d retries after the per-node upload gate (429 uploads_per_client)",
 		calls, len(c.nodes), time.Since(began).Round(time.Millisecond), len(remaining), refused, retried)
 	for _, n := range c.nodes {
-		var u struct {
+		var u struct { // part of the usage: httpapi's usageResponse is unexported
 			UsedToday      int `json:"usedToday"`
 			RemainingToday int `json:"remainingToday"`
 		}
@@ -159,13 +160,10 @@ func testRevokedKey(t *testing.T, c *cluster) {
 	for _, n := range c.nodes {
 		call(t, "GET", n.url+"/api/v1/me", k.Secret, nil, 200, nil)
 	}
-	var rev struct {
-		KeyID   string `json:"keyId"`
-		Revoked bool   `json:"revoked"`
-	}
-	call(t, "DELETE", c.nodes[0].url+"/api/v1/api-keys/"+k.ID, manager.Secret, nil, 200, &rev)
-	if rev.KeyID != k.ID || !rev.Revoked {
-		t.Fatalf("revocation %+v; want key %s revoked", rev, k.ID)
+	var rev httpapi.Revocation
+	call(t, "DELETE", c.nodes[0].url+"/api/v1/api-keys/"+k.KeyID, manager.Secret, nil, 200, &rev)
+	if rev.KeyID != k.KeyID || !rev.Revoked {
+		t.Fatalf("revocation %+v; want key %s revoked", rev, k.KeyID)
 	}
 	for _, n := range append(c.nodes[1:], c.nodes[0]) {
 		if r := do(t, "GET", n.url+"/api/v1/me", k.Secret, nil); r.Status != 401 || r.code() != "api_key_revoked" {

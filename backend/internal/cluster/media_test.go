@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/internal/s3test"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
 )
@@ -26,49 +27,31 @@ const mediaIR = `{"version":1,"language":"en","cues":[
 // returns its id.
 func newProject(t testing.TB, url, secret, name string) string {
 	t.Helper()
-	var p struct {
-		ID string `json:"id"`
-	}
+	var p httpapi.ProjectView
 	call(t, "POST", url+"/api/v1/projects", secret, map[string]any{"name": name, "ir": mediaIR}, 201, &p)
 	return p.ID
-}
-
-// session is an upload session as the API shows it.
-type session struct {
-	UploadID  string `json:"uploadId"`
-	ObjectKey string `json:"objectKey"`
-	Status    string `json:"status"`
-	Multipart bool   `json:"multipart"`
-	URL       string `json:"url"`
-	Parts     []struct {
-		PartNumber int    `json:"partNumber"`
-		URL        string `json:"url"`
-		Bytes      int64  `json:"bytes"`
-	} `json:"parts"`
-	Probe *struct {
-		DurationSeconds float64 `json:"durationSeconds"`
-	} `json:"probe"`
 }
 
 // upload uploads b as project pid's media through the node at url (the
 // session, each part's signed PUT, complete) and returns the completed
 // session.
-func upload(t testing.TB, url, secret, pid, filename string, b []byte) *session {
+func upload(t testing.TB, url, secret, pid, filename string, b []byte) *httpapi.UploadView {
 	t.Helper()
 	s := openUpload(t, url, secret, pid, filename, b)
 	return completeUpload(t, url, secret, pid, s, putParts(t, s, b))
 }
 
 // openUpload opens an upload session of b through the node at url.
-func openUpload(t testing.TB, url, secret, pid, filename string, b []byte) *session {
+func openUpload(t testing.TB, url, secret, pid, filename string, b []byte) *httpapi.UploadView {
 	t.Helper()
-	var s session
+	var s httpapi.UploadView
 	call(t, "POST", url+"/api/v1/media/upload", secret, map[string]any{"projectId": pid, "filename": filename,
 		"contentType": "video/mp4", "bytes": len(b)}, 200, &s)
 	return &s
 }
 
-// part is a sent part as complete lists it.
+// part is a sent part as complete lists it: a request body (httpapi's
+// partRequest is unexported).
 type part struct {
 	PartNumber int    `json:"partNumber"`
 	ETag       string `json:"etag"`
@@ -78,7 +61,7 @@ type part struct {
 // and returns them with the ETags the PUTs answered: in the node's JSON
 // answer, or in the ETag header alone (the object store's answer), as
 // the web page reads it.
-func putParts(t testing.TB, s *session, b []byte) []part {
+func putParts(t testing.TB, s *httpapi.UploadView, b []byte) []part {
 	t.Helper()
 	var parts []part
 	put := func(n int, u string, data []byte) {
@@ -86,7 +69,7 @@ func putParts(t testing.TB, s *session, b []byte) []part {
 		if err != nil || r.Status != 200 {
 			t.Fatalf("PUT part %d: %v %v", n, r, err)
 		}
-		var p part
+		var p httpapi.PartView
 		_ = json.Unmarshal(r.Body, &p)
 		if p.ETag == "" {
 			p.ETag = strings.Trim(r.Header.Get("ETag"), `"`)
@@ -109,9 +92,9 @@ func putParts(t testing.TB, s *session, b []byte) []part {
 
 // completeUpload completes the session through the node at url and
 // returns the completed session.
-func completeUpload(t testing.TB, url, secret, pid string, s *session, parts []part) *session {
+func completeUpload(t testing.TB, url, secret, pid string, s *httpapi.UploadView, parts []part) *httpapi.UploadView {
 	t.Helper()
-	var done session
+	var done httpapi.UploadView
 	call(t, "POST", url+"/api/v1/media/upload/"+s.UploadID+"/complete", secret, map[string]any{"projectId": pid,
 		"objectKey": s.ObjectKey, "multipart": s.Multipart, "parts": parts}, 200, &done)
 	if done.Status != "completed" || done.Probe == nil {
@@ -146,24 +129,8 @@ func padded(t testing.TB, clip []byte, size int) []byte {
 	return append(b, make([]byte, pad-8)...)
 }
 
-// job is a video job as GET /api/v1/jobs/{id} shows it.
-type job struct {
-	Status     string     `json:"status"`
-	Progress   float64    `json:"progress"`
-	StartedAt  *time.Time `json:"startedAt"`
-	FinishedAt *time.Time `json:"finishedAt"`
-	Error      *struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-	Artifacts []struct {
-		ArtifactID string `json:"artifactId"`
-		Bytes      int64  `json:"bytes"`
-	} `json:"artifacts"`
-}
-
 // final reports whether a job ended.
-func (j *job) final() bool {
+func final(j *httpapi.JobView) bool {
 	return j.Status == "succeeded" || j.Status == "failed" || j.Status == "canceled"
 }
 
@@ -171,7 +138,7 @@ func (j *job) final() bool {
 // at url and returns the job's id.
 func render(t testing.TB, url, secret, pid, mode, key string) string {
 	t.Helper()
-	var c struct {
+	var c struct { // part of the 202: httpapi's jobCreated is unexported
 		JobID  string `json:"jobId"`
 		Status string `json:"status"`
 	}
@@ -184,19 +151,19 @@ func render(t testing.TB, url, secret, pid, mode, key string) string {
 }
 
 // getJob reads a job through the node at url.
-func getJob(t testing.TB, url, secret, id string) *job {
+func getJob(t testing.TB, url, secret, id string) *httpapi.JobView {
 	t.Helper()
-	var j struct {
-		Job job `json:"job"`
+	var j struct { // httpapi's jobResult is unexported: its one member
+		Job httpapi.JobView `json:"job"`
 	}
 	call(t, "GET", url+"/api/v1/jobs/"+id, secret, nil, 200, &j)
 	return &j.Job
 }
 
 // waitJob polls a job through the node at url until done says so.
-func waitJob(t testing.TB, url, secret, id string, limit time.Duration, done func(*job) bool) *job {
+func waitJob(t testing.TB, url, secret, id string, limit time.Duration, done func(*httpapi.JobView) bool) *httpapi.JobView {
 	t.Helper()
-	var j *job
+	var j *httpapi.JobView
 	eventually(t, limit, func() bool {
 		j = getJob(t, url, secret, id)
 		return done(j)
@@ -204,7 +171,8 @@ func waitJob(t testing.TB, url, secret, id string, limit time.Duration, done fun
 	return j
 }
 
-// link is a signed artifact link (the OpenAPI operation getArtifactURL).
+// link is a signed artifact link (the OpenAPI operation getArtifactURL):
+// part of its body, as httpapi's artifactURL is unexported.
 type link struct {
 	URL   string `json:"url"`
 	Bytes int64  `json:"bytes"`
@@ -244,7 +212,7 @@ func testUploadRenderDownload(t *testing.T, c *cluster) {
 	}
 	uploaded := time.Since(began)
 	id := render(t, n2.url, k.Secret, pid, "mux_soft", s.ObjectKey)
-	j := waitJob(t, n3.url, k.Secret, id, 2*time.Minute, (*job).final)
+	j := waitJob(t, n3.url, k.Secret, id, 2*time.Minute, final)
 	if j.Status != "succeeded" || len(j.Artifacts) != 1 || j.Artifacts[0].Bytes <= 0 || j.StartedAt == nil || j.FinishedAt == nil {
 		t.Fatalf("render ended %+v; want succeeded with one artifact", j)
 	}
@@ -300,7 +268,7 @@ func TestUploadPresigned(t *testing.T) {
 	done := completeUpload(t, n1.url, k.Secret, pid, s, putParts(t, s, media))
 	uploaded := time.Since(began)
 	id := render(t, n2.url, k.Secret, pid, "mux_soft", done.ObjectKey)
-	j := waitJob(t, n3.url, k.Secret, id, 2*time.Minute, (*job).final)
+	j := waitJob(t, n3.url, k.Secret, id, 2*time.Minute, final)
 	if j.Status != "succeeded" || len(j.Artifacts) != 1 || j.Artifacts[0].Bytes <= 0 || j.StartedAt == nil || j.FinishedAt == nil {
 		t.Fatalf("render ended %+v; want succeeded with one artifact", j)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -76,14 +77,10 @@ func TestWebhookAfterNodeDeath(t *testing.T) {
 	c := newCluster(t, append([]string{"--webhook-ca", rcv.caFile}, burstOff...), roleAPI, roleWorker, roleAPI)
 	a, b := c.nodes[0], c.nodes[2]
 	k := c.account(t, "hooks@example.com", "pro", allScopes...)
-	var hook struct {
-		Secret string `json:"secret"`
-	}
+	var hook httpapi.WebhookView
 	call(t, "PUT", b.url+"/api/v1/webhook", k.Secret, map[string]any{"url": rcv.srv.URL + "/hooks"}, 200, &hook)
 	pid := newProject(t, b.url, k.Secret, "Hooks")
-	var x struct {
-		ExportID string `json:"exportId"`
-	}
+	var x httpapi.ExportCreated
 	call(t, "POST", a.url+"/api/v1/projects/"+pid+"/exports", k.Secret, map[string]any{"presets": []string{"youtube"}}, 201, &x)
 	a.kill9(t)
 	killed := time.Now()
@@ -92,26 +89,20 @@ func TestWebhookAfterNodeDeath(t *testing.T) {
 		func() string { return "the receiver got nothing" })
 	d := rcv.deliveries()[0]
 	sig := d.header.Get(webhook.HeaderSignature)
-	if sig == "" || !webhook.Verify(hook.Secret, d.body, sig) {
+	secret := ""
+	if hook.Secret != nil {
+		secret = *hook.Secret
+	}
+	if sig == "" || !webhook.Verify(secret, d.body, sig) {
 		t.Errorf("delivery signature %q does not verify over %s", sig, d.body)
 	}
-	var payload struct {
-		Event   string `json:"event"`
-		Receipt struct {
-			Artifacts []struct {
-				ExportID string `json:"exportId"`
-			} `json:"artifacts"`
-		} `json:"receipt"`
-	}
+	var payload webhook.Payload
 	if err := json.Unmarshal(d.body, &payload); err != nil || payload.Event != "export_complete" ||
 		len(payload.Receipt.Artifacts) != 1 || payload.Receipt.Artifacts[0].ExportID != x.ExportID {
 		t.Errorf("delivered %s (%v); want export_complete for export %s", d.body, err, x.ExportID)
 	}
-	var log struct {
-		Deliveries []struct {
-			Status   string `json:"status"`
-			Attempts int    `json:"attempts"`
-		} `json:"deliveries"`
+	var log struct { // httpapi's deliveryList is unexported: its one member
+		Deliveries []httpapi.DeliveryView `json:"deliveries"`
 	}
 	eventually(t, 30*time.Second, func() bool {
 		call(t, "GET", b.url+"/api/v1/webhook/deliveries", k.Secret, nil, 200, &log)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/blob/s3blob"
+	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/store/postgres"
 )
 
@@ -66,10 +67,10 @@ func testThirtyRenders(t *testing.T, c *cluster) {
 	for id := range jobs {
 		pending[id] = true
 	}
-	ended := map[string]*job{}
+	ended := map[string]*httpapi.JobView{}
 	eventually(t, 3*time.Minute, func() bool {
 		for id := range pending {
-			if j := getJob(t, api.url, jobs[id], id); j.final() {
+			if j := getJob(t, api.url, jobs[id], id); final(j) {
 				ended[id] = j
 				delete(pending, id)
 			}
@@ -118,7 +119,7 @@ func testWorkerKilled(t *testing.T, c *cluster) {
 	// The worker whose work folder has processes (ffmpeg) runs the job:
 	// killed as soon as it is seen, the longest before the run ends.
 	var victim, survivor *node
-	first := waitJob(t, api.url, k.Secret, id, 2*time.Minute, func(j *job) bool {
+	first := waitJob(t, api.url, k.Secret, id, 2*time.Minute, func(j *httpapi.JobView) bool {
 		victim, survivor = nil, nil
 		for _, w := range c.nodes[1:] {
 			if len(w.workProcs()) > 0 {
@@ -127,7 +128,7 @@ func testWorkerKilled(t *testing.T, c *cluster) {
 				survivor = w
 			}
 		}
-		return j.Status == "running" && victim != nil || j.final()
+		return j.Status == "running" && victim != nil || final(j)
 	})
 	if first.Status != "running" || survivor == nil {
 		t.Fatalf("burn-in before the kill: %+v, processes in the workers' folders %v and %v; want it running on one worker",
@@ -143,14 +144,14 @@ func testWorkerKilled(t *testing.T, c *cluster) {
 	// The statuses seen, a new one each time the status or the run (its
 	// startedAt) changes.
 	var seen []string
-	var last *job
-	j := waitJob(t, api.url, k.Secret, id, 150*time.Second, func(j *job) bool {
+	var last *httpapi.JobView
+	j := waitJob(t, api.url, k.Secret, id, 150*time.Second, func(j *httpapi.JobView) bool {
 		if last == nil || last.Status != j.Status || !sameTime(last.StartedAt, j.StartedAt) {
 			seen = append(seen, j.Status)
 			t.Logf("%5.1f s after the kill: %s, progress %.3f, run started %v", time.Since(killed).Seconds(), j.Status, j.Progress, j.StartedAt)
 		}
 		last = j
-		return j.final()
+		return final(j)
 	})
 	t.Logf("killed %s at progress %.3f; the job ended %s %v after the kill; statuses %v",
 		victim.name, first.Progress, j.Status, time.Since(killed).Round(100*time.Millisecond), seen)
