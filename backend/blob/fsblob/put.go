@@ -118,14 +118,19 @@ func (s *Store) copy(ctx context.Context, dst io.Writer, src io.Reader, size int
 
 // publish renames the finished temporary file to dst, creating dst's
 // folders. A concurrent Delete may remove a folder it found empty between
-// MkdirAll and Rename, so a missing folder is retried a few times.
+// MkdirAll and Rename, or a parent while MkdirAll makes its child, so a
+// missing folder is retried: each try needs a Delete to win the same
+// narrow window again.
 func (s *Store) publish(tmp, dst string) error {
 	dir := filepath.Dir(dst)
 	var err error
-	for range 5 {
+	for range 20 {
 		if err = os.MkdirAll(dir, dirMode); err != nil {
 			if errors.Is(err, syscall.ENOTDIR) || errors.Is(err, os.ErrExist) {
 				return apperr.New(apperr.Conflict, "blob key's folder is another object").Wrap(err)
+			}
+			if errors.Is(err, os.ErrNotExist) {
+				continue
 			}
 			return err
 		}
