@@ -191,6 +191,26 @@ func serve(t *testing.T, dir string, extra ...string) (url string, stdout *syncB
 	return url, stdout, stop
 }
 
+// ownerKeyRe matches an API key's secret.
+var ownerKeyRe = regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`)
+
+// waitOwnerKey returns the owner key a first start prints: serve returns
+// once the address is printed, and the key lines follow it, so this waits
+// for them (or fails after a minute).
+func waitOwnerKey(t *testing.T, out *syncBuffer) string {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if k := ownerKeyRe.FindString(out.String()); k != "" {
+			return k
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the first start printed no owner key:\n%s", out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func apiStatus(t *testing.T, url, path, secret string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest("GET", url+path, nil)
@@ -214,7 +234,7 @@ func TestServeWithAdminCommands(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	url, out, stop := serve(t, dir)
-	owner := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out.String())
+	owner := waitOwnerKey(t, out)
 	if owner == "" || !strings.Contains(out.String(), "owner@localhost") {
 		t.Fatalf("first start printed no owner key:\n%s", out)
 	}
@@ -317,7 +337,7 @@ func TestServeUsage(t *testing.T) {
 func TestServeBurstLimit(t *testing.T) {
 	t.Parallel()
 	url, out, _ := serve(t, t.TempDir(), "--burst", "2", "--burst-rate", "0.01")
-	owner := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out.String())
+	owner := waitOwnerKey(t, out)
 	for i := range 2 {
 		if s, code := apiStatus(t, url, "/api/v1/me", owner); s != 200 {
 			t.Fatalf("request %d: %d %s", i+1, s, code)
@@ -352,7 +372,7 @@ func TestServeLimitsFromEnv(t *testing.T) {
 	t.Setenv(envBurst, "1")
 	t.Setenv(envBurstRate, "0.01")
 	url, out, _ := serve(t, t.TempDir())
-	owner := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out.String())
+	owner := waitOwnerKey(t, out)
 	if s, _ := apiStatus(t, url, "/api/v1/me", owner); s != 200 {
 		t.Fatalf("first request: %d", s)
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -37,10 +36,7 @@ func TestServeOnPostgres(t *testing.T) {
 	t.Parallel()
 	store := testkit.PostgresURL(t)
 	url1, out1, _ := serve(t, t.TempDir(), "--store", store)
-	secret := regexp.MustCompile(`cqa_[a-z0-9]{12}_[A-Za-z0-9_-]{43}`).FindString(out1.String())
-	if secret == "" {
-		t.Fatalf("the first node printed no owner key:\n%s", out1)
-	}
+	secret := waitOwnerKey(t, out1)
 	url2, out2, _ := serve(t, t.TempDir(), "--store", store, "--role", "api")
 	if strings.Contains(out2.String(), "cqa_") {
 		t.Errorf("the second node printed an owner key:\n%s", out2)
