@@ -164,8 +164,8 @@ desktop-smoke: deps-smoke ui
 	build/desktop-smoke.sh
 
 # test: every pass, timed, in build/test.sh: gofmt and go vet, every test
-# with -race (unit, golden, fuzz seeds, the conformance suites on
-# ../shared/corpus, the architecture rules, the API on real SQLite over
+# with -race (unit, golden, fuzz seeds, the conformance suites on the test
+# corpus of docs/development.md, the architecture rules, the API on real SQLite over
 # loopback, both stores' conformance suite on SQLite and a throwaway
 # PostgreSQL, the blob stores' on a folder and on versitygw) beside a lane
 # without it (the tests that step aside under -race, one pass of every

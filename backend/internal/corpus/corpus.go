@@ -1,11 +1,11 @@
 // Package corpus finds the shared caption test corpus for conformance tests.
 //
-// The corpus lives outside the repository, at ../shared/corpus next to the
-// checkout (or wherever CAPTIONQA_CORPUS points). It is never copied into
-// the project: tests read it in place and skip, saying why, when it is absent.
-// Under CI=true an absent corpus fails the test instead: a conformance suite
-// that skips there would let a run pass without checking anything.
-// docs/development.md (The test corpus) says the same for contributors.
+// Where the corpus lives, outside the repository, is in docs/development.md
+// (The test corpus); CAPTIONQA_CORPUS points elsewhere. It is never copied
+// into the project: tests read it in place and skip, saying why, when it is
+// absent. Under CI=true an absent corpus fails the test instead: a
+// conformance suite that skips there would let a run pass without checking
+// anything.
 package corpus
 
 import (
