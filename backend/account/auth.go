@@ -29,7 +29,7 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*Principal, 
 	if !ok {
 		return nil, unknownKey()
 	}
-	k, hash, err := s.store.KeyByPrefix(ctx, prefix)
+	k, a, hash, err := s.store.KeyByPrefix(ctx, prefix)
 	if err != nil {
 		if apperr.KindOf(err) == apperr.NotFound {
 			return nil, unknownKey()
@@ -46,13 +46,6 @@ func (s *Service) Authenticate(ctx context.Context, secret string) (*Principal, 
 	if !now.Before(k.ExpiresAt) {
 		return nil, apperr.New(apperr.APIKeyExpired, "API key expired at %s", k.ExpiresAt.Format(time.RFC3339)).
 			WithDetail("keyId", k.ID).WithDetail("expiresAt", k.ExpiresAt.Format(time.RFC3339))
-	}
-	a, err := s.store.AccountByID(ctx, k.AccountID)
-	if err != nil {
-		if apperr.KindOf(err) == apperr.NotFound {
-			return nil, unknownKey()
-		}
-		return nil, fmt.Errorf("account: authenticate: %w", err)
 	}
 	if k.LastUsedAt == nil || now.Sub(*k.LastUsedAt) >= lastUsedGranularity {
 		at := now.Truncate(time.Second)

@@ -47,9 +47,10 @@ type Store interface {
 	// step, so concurrent callers (other processes included) never take
 	// an account past maxActive.
 	CreateKeyWithin(ctx context.Context, k *Key, hash []byte, maxActive int) error
-	// KeyByPrefix returns the key with this prefix and its stored hash,
-	// or [apperr.NotFound].
-	KeyByPrefix(ctx context.Context, prefix string) (*Key, []byte, error)
+	// KeyByPrefix returns the key with this prefix, its account and its
+	// stored hash (one read: every API request authenticates), or
+	// [apperr.NotFound].
+	KeyByPrefix(ctx context.Context, prefix string) (*Key, *Account, []byte, error)
 	// ListKeys returns the account's keys, revoked and expired ones
 	// included, oldest first.
 	ListKeys(ctx context.Context, accountID string) ([]Key, error)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/sqlstore"
 )
 
 type slowJob struct {
@@ -77,7 +78,7 @@ func TestRunLifecycle(t *testing.T) {
 			defer cancel()
 			done := make(chan error, 1)
 			go func() { done <- runLifecycle(ctx, serve, q, 500*time.Millisecond) }()
-			if err := q.WriteTx(ctx, func(tx *sqlite.Tx) error {
+			if err := q.WriteTx(ctx, func(tx *sqlstore.Tx) error {
 				_, err := tx.Enqueue(ctx, slowJob{Hold: tc.hold}, nil)
 				return err
 			}); err != nil {

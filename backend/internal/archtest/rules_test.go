@@ -16,7 +16,7 @@ const (
 	layerUseCase              // engine, drift, explain
 	layerDomain               // account, quota, project, blob, ...
 	layerPort                 // store (the adapters' common interface), store/jobs, the conformance suites
-	layerAdapter              // store/sqlite, store/postgres, blob/fsblob, blob/s3blob, jsrun, video/ffmpeg, httpapi
+	layerAdapter              // store/sqlstore and its engines, blob/fsblob, blob/s3blob, jsrun, video/ffmpeg, httpapi
 	layerRoot                 // server, cli, app, main
 )
 
@@ -34,7 +34,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerDomain, true
 	case in(rel, "backend/store", "backend/store/jobs", "backend/store/storetest", "backend/blob/blobtest"):
 		return layerPort, true
-	case in(rel, "backend/store/sqlite", "backend/store/postgres", "backend/blob/s3blob", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
+	case in(rel, "backend/store/sqlstore", "backend/store/sqlite", "backend/store/postgres", "backend/blob/s3blob", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
 		return layerAdapter, true
 	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "docs", "build/package"):
 		return layerRoot, true
@@ -56,7 +56,8 @@ func technologies() []technology {
 	return []technology{
 		{"github.com/wailsapp/", []string{"app", ""}, "rule 1: only app imports Wails"},
 		{"github.com/labstack/echo", []string{"backend/httpapi", "backend/server"}, "rule 2: only httpapi and server import echo"},
-		{"database/sql", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports database/sql"},
+		{"database/sql", sqlStore, "rule 3: only the SQL store and its engines import database/sql"},
+		{"github.com/pressly/goose", sqlStore, "rule 3: only the SQL store and its engines import the migration runner"},
 		{"github.com/jackc/pgx", []string{"backend/store/postgres", "backend/internal/pgtest"}, "rule 3: only store/postgres (and its test cluster) imports pgx"},
 		{"github.com/minio/", []string{"backend/blob/s3blob", "backend/internal/s3test"}, "only blob/s3blob (and the tests' S3 server) imports the S3 client"},
 		{"modernc.org/sqlite", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports modernc.org/sqlite"},
@@ -70,13 +71,23 @@ func technologies() []technology {
 		// River's types stay in the store adapters, which alone hold the
 		// connections and transactions their drivers need, and in
 		// store/jobs, the part of the queue no driver changes.
-		{"github.com/riverqueue/", []string{"backend/store/sqlite", "backend/store/postgres", "backend/store/jobs"}, "only the store adapters and store/jobs import River"},
+		{"github.com/riverqueue/", append(sqlStore, "backend/store/jobs"), "only the SQL store, its engines and store/jobs import River"},
 		{"github.com/evanw/esbuild", []string{"frontend/bundle", "backend/jsrun"}, "rule 5: only frontend/bundle (and jsrun for syntax checks) import esbuild"},
 	}
 }
 
+// sqlStore is the SQL store and its two engines.
+var sqlStore = []string{"backend/store/sqlstore", "backend/store/sqlite", "backend/store/postgres"}
+
+// isSQLEngine reports whether from is an engine of the SQL store to: the
+// one pair of adapters where one imports the other, since an engine only
+// configures the store's one set of queries (docs/architecture.md).
+func isSQLEngine(from, to string) bool {
+	return to == "backend/store/sqlstore" && in(from, "backend/store/sqlite", "backend/store/postgres")
+}
+
 // isAdapter reports whether rel is an adapter package; adapters may not
-// import one another (rule 7).
+// import one another (rule 7) but for [isSQLEngine].
 func isAdapter(rel string) bool {
 	l, ok := layerOf(rel)
 	return ok && l == layerAdapter

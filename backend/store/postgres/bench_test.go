@@ -10,12 +10,12 @@ import (
 // the API's Postgres-backed benchmarks (backend/httpapi
 // BenchmarkProcessStore) count their round trips.
 func BenchmarkRoundTrip(b *testing.B) {
-	db := openTest(b, nil)
+	_, e := openTest(b, nil)
 	ctx := context.Background()
 	var one int
 	b.ResetTimer()
 	for range b.N {
-		if err := db.pool.QueryRow(ctx, `SELECT 1`).Scan(&one); err != nil {
+		if err := e.pool.QueryRow(ctx, `SELECT 1`).Scan(&one); err != nil {
 			b.Fatal(err)
 		}
 	}

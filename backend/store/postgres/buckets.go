@@ -5,17 +5,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/captionqa/captionqa/backend/quota"
 )
 
 // BucketStore keeps the burst limits' token buckets in the rate_buckets
 // table, so that every node of a cluster draws from the same bucket.
-type BucketStore struct{ db *DB }
+type BucketStore struct{ pool *pgxpool.Pool }
 
 var _ quota.Buckets = (*BucketStore)(nil)
-
-// Buckets returns the token buckets.
-func (db *DB) Buckets() *BucketStore { return &BucketStore{db: db} }
 
 // Take implements [quota.Buckets] with the same GCRA as
 // [quota.MemoryBuckets], in one call of the take_buckets function (one
@@ -39,7 +38,7 @@ func (s *BucketStore) Take(ctx context.Context, now time.Time, bs []quota.Bucket
 		names[i], every[i], bursts[i] = b.Name, max(b.Every.Microseconds(), 1), int32(b.Burst)
 	}
 	var micros []int64
-	err := s.db.pool.QueryRow(ctx, `SELECT take_buckets($1, $2, $3, $4)`, names, every, bursts, now.Truncate(time.Microsecond)).Scan(&micros)
+	err := s.pool.QueryRow(ctx, `SELECT take_buckets($1, $2, $3, $4)`, names, every, bursts, now.Truncate(time.Microsecond)).Scan(&micros)
 	if err != nil {
 		return nil, unavailable(fmt.Errorf("postgres: take buckets: %w", err))
 	}

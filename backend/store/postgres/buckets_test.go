@@ -18,7 +18,8 @@ import (
 func TestBucketsMatchMemory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, mem := openTest(t, nil).Buckets(), quota.NewMemoryBuckets()
+	_, e := openTest(t, nil)
+	db, mem := e.Buckets(), quota.NewMemoryBuckets()
 	kinds := []quota.Bucket{
 		{Name: "key:1", Every: 200 * time.Millisecond, Burst: 3},
 		{Name: "key:2", Every: 200 * time.Millisecond, Burst: 3},
@@ -111,8 +112,8 @@ func TestBucketsNodes(t *testing.T) {
 func TestBucketsPrune(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := openTest(t, nil)
-	s := db.Buckets()
+	_, e := openTest(t, nil)
+	s := e.Buckets()
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	bucket := func(name string) []quota.Bucket {
 		return []quota.Bucket{{Name: name, Every: time.Second, Burst: 1}}
@@ -128,7 +129,7 @@ func TestBucketsPrune(t *testing.T) {
 	rows := func() int {
 		t.Helper()
 		var n int
-		if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM rate_buckets`).Scan(&n); err != nil {
+		if err := e.pool.QueryRow(ctx, `SELECT count(*) FROM rate_buckets`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -150,7 +151,7 @@ func TestBucketsPrune(t *testing.T) {
 		t.Errorf("rows after adding a bucket = %d, want %d", got, 21+1-8)
 	}
 	var busy int
-	if err := db.pool.QueryRow(ctx, `SELECT count(*) FROM rate_buckets WHERE name IN ('busy', 'idle-0', 'new')`).Scan(&busy); err != nil || busy != 3 {
+	if err := e.pool.QueryRow(ctx, `SELECT count(*) FROM rate_buckets WHERE name IN ('busy', 'idle-0', 'new')`).Scan(&busy); err != nil || busy != 3 {
 		t.Errorf("buckets used within the minute kept: %d, %v; want 3", busy, err)
 	}
 	for i := range 20 {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/internal/pgtest"
+	"github.com/captionqa/captionqa/backend/store/sqlstore"
 )
 
 // migratedTemplate is the template database every test's copy comes
@@ -14,7 +15,7 @@ const migratedTemplate = "captionqa_postgres_test"
 
 // openTest opens a fresh, migrated database for the test (a copy of the
 // template), closed when the test ends; now nil is time.Now.
-func openTest(t testing.TB, now func() time.Time) *DB {
+func openTest(t testing.TB, now func() time.Time) (*sqlstore.DB, *engine) {
 	t.Helper()
 	url := pgtest.FromTemplate(t, migratedTemplate, func(ctx context.Context, url string) error {
 		db, err := Open(ctx, url, Options{})
@@ -23,10 +24,10 @@ func openTest(t testing.TB, now func() time.Time) *DB {
 		}
 		return db.Close()
 	})
-	db, err := Open(context.Background(), url, Options{Now: now})
+	db, e, err := open(context.Background(), url, Options{Now: now})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	return db
+	return db, e
 }

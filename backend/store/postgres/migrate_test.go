@@ -2,45 +2,41 @@ package postgres
 
 import (
 	"context"
+	"io/fs"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/captionqa/captionqa/backend/internal/pgtest"
+	"github.com/captionqa/captionqa/backend/store/sqlstore"
 )
 
-// openTestURL opens another node on the database at url (its own pool,
-// as a separate process would have), closed when the test ends.
-func openTestURL(t testing.TB, url string, now func() time.Time) *DB {
-	t.Helper()
-	db, err := Open(context.Background(), url, Options{Now: now})
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(func() { _ = db.Close() })
-	return db
-}
-
 // openNodes opens n nodes on one fresh, migrated database, each with
-// its pool full of open connections: connecting takes long enough to
-// serialise the first calls of a race that would otherwise open them.
-func openNodes(t testing.TB, n int, now func() time.Time) []*DB {
+// its own pool full of open connections (as separate processes would
+// have): connecting takes long enough to serialise the first calls of a
+// race that would otherwise open them.
+func openNodes(t testing.TB, n int, now func() time.Time) []*engine {
 	t.Helper()
-	first := openTest(t, now)
+	_, first := openTest(t, now)
 	url := first.pool.Config().ConnString()
-	nodes := []*DB{first}
+	nodes := []*engine{first}
 	for len(nodes) < n {
-		nodes = append(nodes, openTestURL(t, url, now))
+		db, e, err := open(context.Background(), url, Options{Now: now})
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		t.Cleanup(func() { _ = db.Close() })
+		nodes = append(nodes, e)
 	}
 	ctx := context.Background()
-	for _, db := range nodes {
+	for _, e := range nodes {
 		var conns []*pgxpool.Conn
-		for range db.pool.Config().MaxConns {
-			c, err := db.pool.Acquire(ctx)
+		for range e.pool.Config().MaxConns {
+			c, err := e.pool.Acquire(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -53,24 +49,48 @@ func openNodes(t testing.TB, n int, now func() time.Time) []*DB {
 	return nodes
 }
 
+// appliedVersions lists goose's record of applied migrations.
+func appliedVersions(t *testing.T, e *engine) []int64 {
+	t.Helper()
+	rows, err := e.pool.Query(context.Background(), `SELECT version_id FROM goose_db_version WHERE is_applied ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// migrationVersions are the versions of the migration files, with goose's
+// 0 first.
+func migrationVersions(t *testing.T) []int64 {
+	t.Helper()
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	versions := []int64{0}
+	for i := range names {
+		versions = append(versions, int64(i+1))
+	}
+	return versions
+}
+
 // TestNodesMigrateTogether starts several nodes on one empty database at
 // once: the advisory lock lets one apply each migration while the others
 // wait, and every node then finds them all recorded once.
 func TestNodesMigrateTogether(t *testing.T) {
 	t.Parallel()
 	url := pgtest.Database(t)
-	at := time.Date(2026, 3, 4, 5, 6, 7, 800, time.UTC)
-	now := func() time.Time { return at }
 	const nodes = 4
-	dbs := make([]*DB, nodes)
+	dbs := make([]*sqlstore.DB, nodes)
+	engines := make([]*engine, nodes)
 	errs := make([]error, nodes)
 	var wg sync.WaitGroup
 	for i := range nodes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dbs[i], errs[i] = Open(context.Background(), url, Options{Now: now})
-		}()
+		wg.Go(func() { dbs[i], engines[i], errs[i] = open(context.Background(), url, Options{}) })
 	}
 	wg.Wait()
 	for i, err := range errs {
@@ -79,32 +99,51 @@ func TestNodesMigrateTogether(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = dbs[i].Close() })
 	}
-	rows, err := dbs[0].pool.Query(context.Background(), `SELECT name, applied_at FROM schema_migrations ORDER BY name`)
+	if got, want := appliedVersions(t, engines[0]), migrationVersions(t); !slices.Equal(got, want) {
+		t.Errorf("goose_db_version = %v, want each migration once: %v", got, want)
+	}
+}
+
+// TestEarlierRecordAdopted: a database the store's earlier runner
+// migrated (its schema_migrations table) opens with goose, which applies
+// nothing again, keeps the rows and drops the old record.
+func TestEarlierRecordAdopted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url := pgtest.Database(t)
+	old, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var name string
-		var applied time.Time
-		if err := rows.Scan(&name, &applied); err != nil {
-			t.Fatal(err)
+	exec := func(q string, args ...any) {
+		t.Helper()
+		if _, err := old.Exec(ctx, q, args...); err != nil {
+			t.Fatalf("%.60s: %v", q, err)
 		}
-		if !applied.Equal(at.Truncate(time.Second)) {
-			t.Errorf("%s applied_at = %v, want the injected clock in whole seconds", name, applied)
-		}
-		names = append(names, name)
 	}
-	if err := rows.Err(); err != nil {
+	exec(`CREATE TABLE schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL)`)
+	names, _ := fs.Glob(migrationFS, "migrations/*.sql")
+	for _, name := range names {
+		body, _ := fs.ReadFile(migrationFS, name)
+		exec(string(body))
+		exec(`INSERT INTO schema_migrations(name, applied_at) VALUES($1, now())`, name)
+	}
+	exec(`INSERT INTO accounts(id, email, tier, daily_cap, created_at) VALUES('a', 'a@x.test', 'pro', 1, now())`)
+	old.Close(ctx)
+
+	db, e, err := open(ctx, url, Options{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if len(names) == 0 || names[0] != "migrations/0001_accounts.sql" || !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
-		t.Errorf("schema_migrations = %v, want each migration once, 0001_accounts first", names)
+	defer db.Close()
+	if got, want := appliedVersions(t, e), migrationVersions(t); !slices.Equal(got, want) {
+		t.Errorf("goose_db_version = %v, want %v", got, want)
 	}
-	for _, name := range names {
-		if !strings.HasSuffix(name, ".sql") {
-			t.Errorf("recorded %q, not a migration file", name)
-		}
+	if _, err := db.Accounts().AccountByID(ctx, "a"); err != nil {
+		t.Errorf("the account written before: %v", err)
+	}
+	var n int
+	if err := e.pool.QueryRow(ctx, `SELECT count(*) FROM information_schema.tables WHERE table_name = 'schema_migrations'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("schema_migrations still there (%d, %v)", n, err)
 	}
 }

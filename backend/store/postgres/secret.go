@@ -13,17 +13,17 @@ import (
 // taken before it waited on another node's insert, so one statement
 // could see neither its own row nor the other's. It returns
 // [apperr.Unavailable] when the database cannot be reached.
-func (db *DB) SharedSecret(ctx context.Context) ([]byte, error) {
+func (e *engine) SharedSecret(ctx context.Context) ([]byte, bool, error) {
 	offer := make([]byte, 32)
 	if _, err := rand.Read(offer); err != nil {
-		return nil, fmt.Errorf("postgres: shared secret: %w", err)
+		return nil, false, fmt.Errorf("postgres: shared secret: %w", err)
 	}
-	if _, err := db.pool.Exec(ctx, `INSERT INTO shared_secret(id, secret) VALUES(1, $1) ON CONFLICT (id) DO NOTHING`, offer); err != nil {
-		return nil, unavailable(fmt.Errorf("postgres: shared secret: %w", err))
+	if _, err := e.pool.Exec(ctx, `INSERT INTO shared_secret(id, secret) VALUES(1, $1) ON CONFLICT (id) DO NOTHING`, offer); err != nil {
+		return nil, false, unavailable(fmt.Errorf("postgres: shared secret: %w", err))
 	}
 	var secret []byte
-	if err := db.pool.QueryRow(ctx, `SELECT secret FROM shared_secret WHERE id = 1`).Scan(&secret); err != nil {
-		return nil, unavailable(fmt.Errorf("postgres: shared secret: %w", err))
+	if err := e.pool.QueryRow(ctx, `SELECT secret FROM shared_secret WHERE id = 1`).Scan(&secret); err != nil {
+		return nil, false, unavailable(fmt.Errorf("postgres: shared secret: %w", err))
 	}
-	return secret, nil
+	return secret, true, nil
 }

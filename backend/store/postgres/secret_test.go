@@ -18,7 +18,7 @@ func TestSharedSecret(t *testing.T) {
 	for i := range got {
 		db := nodes[i%len(nodes)]
 		wg.Go(func() {
-			s, err := db.SharedSecret(ctx)
+			s, _, err := db.SharedSecret(ctx)
 			if err != nil {
 				t.Error(err)
 			}
@@ -29,7 +29,7 @@ func TestSharedSecret(t *testing.T) {
 	if len(got[0]) != 32 || bytes.Equal(got[0], make([]byte, 32)) {
 		t.Fatalf("secret = %x, want 32 random bytes", got[0])
 	}
-	again, err := nodes[0].SharedSecret(ctx)
+	again, _, err := nodes[0].SharedSecret(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,8 @@ func TestSharedSecret(t *testing.T) {
 			t.Errorf("call %d: %x, want %x", i, s, got[0])
 		}
 	}
-	other, err := openTest(t, nil).SharedSecret(ctx)
+	_, e := openTest(t, nil)
+	other, _, err := e.SharedSecret(ctx)
 	if err != nil || bytes.Equal(other, got[0]) {
 		t.Errorf("another database's secret = %x, %v; want its own", other, err)
 	}

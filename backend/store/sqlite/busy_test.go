@@ -9,12 +9,13 @@ import (
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/sqlstore"
 )
 
 // holdWriteLock makes db (a second handle on the file: another process to
 // the first) hold the write lock in an open write transaction until the
 // returned release is called; release waits for the commit.
-func holdWriteLock(t *testing.T, db *sqlite.DB, email string) (release func()) {
+func holdWriteLock(t *testing.T, db *sqlstore.DB, email string) (release func()) {
 	t.Helper()
 	held, stop, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {

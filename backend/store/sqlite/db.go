@@ -1,25 +1,34 @@
-// Package sqlite stores CaptionQA's data in one SQLite file through the
-// pure-Go modernc.org/sqlite driver. It implements the Store interfaces the
-// domain packages declare. Reads go through a pool of connections, writes
-// through a second pool of one connection (SQLite has one writer), both in
-// WAL mode with a busy timeout, so another process (the admin CLI) may
-// open the same file while the server runs. A write that still finds the
-// write lock taken when the busy timeout ends fails with
-// [apperr.Unavailable] and a retry hint, and [DB.Ready] reports such a
-// lock at once.
+// Package sqlite is the store's SQLite engine: one file through the
+// pure-Go modernc.org/sqlite driver, the embedded default. The queries
+// are package sqlstore's; this package opens the file, supplies the
+// dialect ([dialect]) and does what only SQLite needs: its pragmas, a
+// pool of readers and a writer pool of one connection (SQLite has one
+// writer), busy handling, and the burst limits' buckets in process
+// memory. Both pools are in WAL mode with a busy timeout, so another
+// process (the admin CLI) may open the same file while the server runs.
+// A write that still finds the write lock taken when the busy timeout
+// ends fails with [apperr.Unavailable] and a retry hint, and
+// [sqlstore.DB.Ready] reports such a lock at once.
 package sqlite
 
 import (
 	"context"
 	"database/sql"
+	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"time"
 
-	_ "modernc.org/sqlite"
+	"github.com/pressly/goose/v3"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
-	"github.com/captionqa/captionqa/backend/quota" // registers the "sqlite" driver
+	"github.com/captionqa/captionqa/backend/quota"
+	"github.com/captionqa/captionqa/backend/store/sqlstore"
 )
 
 // DefaultBusyTimeout is how long a connection waits for another's lock
@@ -36,64 +45,75 @@ type Options struct {
 	BusyTimeout time.Duration
 }
 
-// DB is an open database.
-type DB struct {
-	read  *sql.DB
-	write writer
-	stmts prepared
-	now   func() time.Time
-	busy  time.Duration
-	// buckets are the burst limits' ([Store]).
-	buckets *quota.MemoryBuckets
+// migrationFS holds the numbered migrations. It is read-only.
+//
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// engine is what only SQLite does ([sqlstore.Engine]).
+type engine struct {
+	read, write *sql.DB
+	busy        time.Duration
+	buckets     *quota.MemoryBuckets
 }
 
 // Open opens (creating if needed) the database at path and applies the
-// pending migrations. The path ":memory:" opens a private in-memory
-// database, for tests; it uses one connection for reads and writes.
-func Open(ctx context.Context, path string, opts Options) (*DB, error) {
+// pending migrations; processes opening the same file at once take turns
+// (a lock on the file path+"-migrate.lock"). The path ":memory:" opens a
+// private in-memory database, for tests; it uses one connection for
+// reads and writes.
+func Open(ctx context.Context, path string, opts Options) (*sqlstore.DB, error) {
+	db, _, err := open(ctx, path, opts)
+	return db, err
+}
+
+// open is Open, also returning the engine (its pools, for tests).
+func open(ctx context.Context, path string, opts Options) (*sqlstore.DB, *engine, error) {
 	if path == "" {
-		return nil, errors.New("sqlite: open: empty path")
+		return nil, nil, errors.New("sqlite: open: empty path")
 	}
-	db := &DB{now: opts.Now, busy: opts.BusyTimeout, buckets: quota.NewMemoryBuckets()}
-	if db.now == nil {
-		db.now = time.Now
+	e := &engine{busy: opts.BusyTimeout, buckets: quota.NewMemoryBuckets()}
+	if e.busy <= 0 {
+		e.busy = DefaultBusyTimeout
 	}
-	if db.busy <= 0 {
-		db.busy = DefaultBusyTimeout
-	}
+	var locker *fileLocker
 	if path == ":memory:" {
 		w, err := sql.Open("sqlite", memoryDSN())
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: open memory: %w", err)
+			return nil, nil, fmt.Errorf("sqlite: open memory: %w", err)
 		}
 		// Every connection to :memory: is a database of its own: keep one.
 		w.SetMaxOpenConns(1)
 		w.SetConnMaxLifetime(0)
 		w.SetConnMaxIdleTime(0)
-		db.read, db.write = w, db.writer(w)
+		e.read, e.write = w, w
 	} else {
-		w, err := sql.Open("sqlite", fileDSN(path, true, db.busy))
+		w, err := sql.Open("sqlite", fileDSN(path, true, e.busy))
 		if err != nil {
-			return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+			return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 		}
 		w.SetMaxOpenConns(1)
-		db.write = db.writer(w)
-		r, err := sql.Open("sqlite", fileDSN(path, false, db.busy))
+		r, err := sql.Open("sqlite", fileDSN(path, false, e.busy))
 		if err != nil {
 			w.Close()
-			return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+			return nil, nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 		}
-		db.read = r
+		e.read, e.write, locker = r, w, newFileLocker(path+"-migrate.lock")
 	}
-	if err := db.migrate(ctx); err != nil {
-		db.Close()
-		return nil, err
+	migrations, _ := fs.Sub(migrationFS, "migrations")
+	m := sqlstore.Migrations{FS: migrations, Dialect: goose.DialectSQLite3,
+		TableExists: `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = $1`}
+	if locker != nil {
+		m.Locker = locker
 	}
-	if err := db.prepare(ctx); err != nil {
-		db.Close()
-		return nil, err
+	if err := sqlstore.Migrate(ctx, e.write, m); err != nil {
+		return nil, nil, errors.Join(fmt.Errorf("sqlite: %w", e.unavailable(err)), e.closePools())
 	}
-	return db, nil
+	db, err := sqlstore.New(ctx, sqlstore.Config{Read: e.read, Write: e.write, Dialect: e.dialect(), Engine: e, Now: opts.Now})
+	if err != nil {
+		return nil, nil, fmt.Errorf("sqlite: %w", err)
+	}
+	return db, e, nil
 }
 
 // fileDSN returns the DSN of a file connection: busy_timeout first, then
@@ -120,35 +140,48 @@ func memoryDSN() string {
 	return ":memory:?" + q.Encode()
 }
 
-// Close closes both pools.
-func (db *DB) Close() error {
-	err := errors.Join(db.stmts.close(), db.write.Close())
-	if db.read != db.write.DB {
-		err = errors.Join(err, db.read.Close())
+// closePools closes both pools (sqlstore.DB.Close does once the store is
+// open).
+func (e *engine) closePools() error {
+	err := e.write.Close()
+	if e.read != e.write {
+		err = errors.Join(err, e.read.Close())
 	}
+	return err
+}
+
+func (e *engine) Buckets() quota.Buckets { return e.buckets }
+
+// SharedSecret reports none: one SQLite file serves one node, whose
+// signing keys come from the data folder's install.key.
+func (e *engine) SharedSecret(context.Context) ([]byte, bool, error) { return nil, false, nil }
+
+// River is riversqlite on the write pool. River shares the one writer
+// connection with the store's writes (the driver asks for
+// SetMaxOpenConns(1), which the write pool has): every River statement
+// (fetching jobs, completing them, leader election, maintenance) and
+// every store write take turns on that connection, so River never meets
+// SQLITE_BUSY from this process, and an InsertTx in a store transaction
+// is the same transaction. What it costs is measured in
+// queue_bench_test.go (BenchmarkWriteTxBesideQueue): an idle queue
+// polling every second costs the store's writes nothing measurable; a
+// job enqueued and worked costs about 5 extra writer turns. SQLite has
+// no LISTEN/NOTIFY: River polls.
+func (e *engine) River() (riverdriver.Driver[*sql.Tx], bool) { return riversqlite.New(e.write), true }
+
+// MigrateRiver applies River's migrations in one write transaction, so
+// two processes starting at once take turns.
+func (e *engine) MigrateRiver(ctx context.Context, m *rivermigrate.Migrator[*sql.Tx]) error {
+	tx, err := e.write.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("sqlite: close: %w", err)
+		return e.unavailable(err)
 	}
-	return nil
+	if _, err := m.MigrateTx(ctx, tx, rivermigrate.DirectionUp, nil); err != nil {
+		_ = tx.Rollback()
+		return e.unavailable(err)
+	}
+	return e.unavailable(tx.Commit())
 }
 
-// Ping checks that the database answers on both pools; [DB.Ready] also
-// checks that it can take a write.
-func (db *DB) Ping(ctx context.Context) error {
-	if err := db.write.PingContext(ctx); err != nil {
-		return fmt.Errorf("sqlite: ping: %w", err)
-	}
-	if err := db.read.PingContext(ctx); err != nil {
-		return fmt.Errorf("sqlite: ping: %w", err)
-	}
-	return nil
-}
-
-// Accounts returns the store of accounts and API keys.
-func (db *DB) Accounts() *AccountStore { return &AccountStore{db: db} }
-
-// Quotas returns the store of daily run counts.
-func (db *DB) Quotas() *QuotaStore { return &QuotaStore{db: db} }
-
-// clock returns the time a write records: UTC, whole seconds.
-func (db *DB) clock() time.Time { return db.now().UTC().Truncate(time.Second) }
+// Close has nothing to release beyond the pools.
+func (e *engine) Close() error { return nil }

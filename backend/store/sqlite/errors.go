@@ -54,11 +54,11 @@ func isBusy(err error) bool {
 // another process holding the write lock (an admin command, a backup, a
 // sqlite3 shell left in a transaction): a condition of the moment, not a
 // defect, so the client is told to retry rather than shown a 500.
-func (db *DB) unavailable(err error) error {
+func (e *engine) unavailable(err error) error {
 	if err == nil || !isBusy(err) || apperr.KindOf(err) == apperr.Unavailable {
 		return err
 	}
-	return busyError(db.busy, err)
+	return busyError(e.busy, err)
 }
 
 // busyError is the error of a write refused because the database is

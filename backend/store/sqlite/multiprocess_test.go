@@ -11,6 +11,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/store/sqlite"
+	"github.com/captionqa/captionqa/backend/store/sqlstore"
 )
 
 // TestTwoHandlesOneFile stands in for the server and the admin CLI holding
@@ -19,7 +20,7 @@ func TestTwoHandlesOneFile(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "shared.db")
-	var dbs [2]*sqlite.DB
+	var dbs [2]*sqlstore.DB
 	for i := range dbs {
 		db, err := sqlite.Open(ctx, path, sqlite.Options{})
 		if err != nil {

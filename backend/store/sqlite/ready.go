@@ -20,7 +20,7 @@ const (
 	readyConnWait = time.Second
 )
 
-// Ready reports whether the database can take a write now. It pings the
+// Ready reports whether the database can take a write now ([sqlstore.DB.Ready]). It pings the
 // read pool, then takes the write lock on the write pool's own
 // connection (BEGIN IMMEDIATE; ROLLBACK) with a short busy wait. It
 // returns [apperr.Unavailable] with details.retryAfterSeconds, the error
@@ -31,28 +31,28 @@ const (
 // this process's writes never make it fail: they hold that connection,
 // and the probe waits its turn instead of competing for the lock. A lock
 // only another process can hold shows at once.
-func (db *DB) Ready(ctx context.Context) error {
-	if err := db.read.PingContext(ctx); err != nil {
+func (e *engine) Ready(ctx context.Context) error {
+	if err := e.read.PingContext(ctx); err != nil {
 		return fmt.Errorf("sqlite: ready: %w", err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, readyConnWait)
 	defer cancel()
-	conn, err := db.write.Conn(cctx)
+	conn, err := e.write.Conn(cctx)
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return busyError(db.busy, fmt.Errorf("sqlite: ready: the write connection stayed in use for %s: %w", readyConnWait, err))
+			return busyError(e.busy, fmt.Errorf("sqlite: ready: the write connection stayed in use for %s: %w", readyConnWait, err))
 		}
 		return fmt.Errorf("sqlite: ready: %w", err)
 	}
 	defer conn.Close()
-	wait := min(readyLockWait, db.busy)
+	wait := min(readyLockWait, e.busy)
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", wait.Milliseconds())); err != nil {
 		return discard(conn.Raw, fmt.Errorf("sqlite: ready: %w", err))
 	}
 	// Restore the pool's busy timeout even if ctx ends meanwhile; a
 	// connection left with the probe's would fail writes early.
 	restore := func() error {
-		_, err := conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA busy_timeout = %d", db.busy.Milliseconds()))
+		_, err := conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA busy_timeout = %d", e.busy.Milliseconds()))
 		return err
 	}
 	_, err = conn.ExecContext(ctx, "BEGIN IMMEDIATE")
@@ -68,7 +68,7 @@ func (db *DB) Ready(ctx context.Context) error {
 	}
 	if err != nil {
 		if isBusy(err) {
-			return busyError(db.busy, fmt.Errorf("sqlite: ready: %w", err))
+			return busyError(e.busy, fmt.Errorf("sqlite: ready: %w", err))
 		}
 		return fmt.Errorf("sqlite: ready: %w", err)
 	}

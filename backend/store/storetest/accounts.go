@@ -123,7 +123,7 @@ func accountFirst(e *env) {
 	if !created || first.ID != a1.ID {
 		t.Fatalf("first call: created=%v id=%s", created, first.ID)
 	}
-	if _, h, err := s.KeyByPrefix(e.ctx, keyPrefix(1)); err != nil || !bytes.Equal(h, hash("k1")) {
+	if _, _, h, err := s.KeyByPrefix(e.ctx, keyPrefix(1)); err != nil || !bytes.Equal(h, hash("k1")) {
 		t.Errorf("first call's key: %v", err)
 	}
 	again, created, err := s.EnsureFirstAccount(e.ctx, a2, newKey(2, a2.ID, e.now()), hash("k2"))
@@ -131,7 +131,7 @@ func accountFirst(e *env) {
 	if created || again.ID != a1.ID {
 		t.Errorf("second call: created=%v id=%s, want the existing %s", created, again.ID, a1.ID)
 	}
-	_, _, err = s.KeyByPrefix(e.ctx, keyPrefix(2))
+	_, _, _, err = s.KeyByPrefix(e.ctx, keyPrefix(2))
 	wantKind(t, err, apperr.NotFound)
 	_, err = s.AccountByID(e.ctx, a2.ID)
 	wantKind(t, err, apperr.NotFound)

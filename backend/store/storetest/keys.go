@@ -43,19 +43,22 @@ func keyCreate(e *env) {
 		}
 	}
 
-	k, h, err := s.KeyByPrefix(e.ctx, scoped.Prefix)
+	k, owner, h, err := s.KeyByPrefix(e.ctx, scoped.Prefix)
 	must(t, err)
+	if owner.ID != a1.ID || owner.Email != a1.Email || owner.Tier != a1.Tier {
+		t.Errorf("KeyByPrefix account = %+v, want %+v", owner, a1)
+	}
 	if k.ID != scoped.ID || k.AccountID != a1.ID || k.Name != scoped.Name || !bytes.Equal(h, hash(scoped.ID)) ||
 		!slices.Equal(k.Scopes, scoped.Scopes) || !sameTime(k.CreatedAt, scoped.CreatedAt) ||
 		!sameTime(k.ExpiresAt, scoped.ExpiresAt) || k.RevokedAt != nil || k.LastUsedAt != nil {
 		t.Errorf("KeyByPrefix = %+v, hash %x", k, h)
 	}
-	legacy, _, err := s.KeyByPrefix(e.ctx, keyPrefix(2))
+	legacy, _, _, err := s.KeyByPrefix(e.ctx, keyPrefix(2))
 	must(t, err)
 	if len(legacy.Scopes) != 0 || !legacy.HasScope(account.ScopeProcessWrite) {
 		t.Errorf("legacy key scopes = %#v, want none", legacy.Scopes)
 	}
-	_, _, err = s.KeyByPrefix(e.ctx, keyPrefix(99))
+	_, _, _, err = s.KeyByPrefix(e.ctx, keyPrefix(99))
 	wantKind(t, err, apperr.NotFound)
 }
 
@@ -137,7 +140,7 @@ func keyWithin(e *env) {
 			t.Errorf("%s: %v; want %s", st.name, err, st.kind.Code())
 		}
 	}
-	_, _, err := s.KeyByPrefix(e.ctx, keyPrefix(5))
+	_, _, _, err := s.KeyByPrefix(e.ctx, keyPrefix(5))
 	wantKind(t, err, apperr.NotFound)
 	list, err := s.ListKeys(e.ctx, a.ID)
 	if err != nil || len(list) != 4 {

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Accounts, their API keys, dashboard sessions, one-time sign-in links
 -- and the daily run counts: the final shape of SQLite's 0001, 0002 and
 -- 0009 in one go. Plus what a cluster shares that a single node keeps in
@@ -105,6 +106,7 @@ CREATE TABLE shared_secret (
 -- over a minute (the margin keeps a node whose clock runs ahead from
 -- refilling buckets the others still count), skipping rows other calls
 -- hold: the table stays about the size of the buckets in use.
+-- +goose StatementBegin
 CREATE FUNCTION take_buckets(names text[], every_us bigint[], bursts integer[], at_time timestamptz)
 RETURNS bigint[] LANGUAGE plpgsql AS $$
 DECLARE
@@ -150,3 +152,4 @@ BEGIN
 	RETURN waits;
 END
 $$;
+-- +goose StatementEnd

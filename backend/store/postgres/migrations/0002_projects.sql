@@ -1,3 +1,4 @@
+-- +goose Up
 -- Projects and their revisions, export templates, and media upload
 -- sessions with their parts: the final shape of SQLite's 0003, 0006 and
 -- 0007 (uploads), same tables and columns. Times are timestamptz in whole

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Exports and their artifacts, webhooks and their deliveries, and video
 -- (render and extract) jobs: the final shape of SQLite's 0004, 0005, 0007
 -- (video_jobs) and 0008, same tables and columns. Times are timestamptz

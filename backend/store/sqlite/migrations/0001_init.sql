@@ -1,3 +1,4 @@
+-- +goose Up
 -- Accounts, their API keys and the daily run counts.
 -- Timestamps are RFC 3339 UTC text; lists are JSON arrays as text.
 

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Dashboard sign-in: a password hash per account (an argon2id PHC string,
 -- NULL until set) and cookie sessions. A session row keeps the SHA-256 of
 -- its token, never the token; csrf_token is the value mutating requests

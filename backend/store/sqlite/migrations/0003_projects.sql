@@ -1,3 +1,4 @@
+-- +goose Up
 -- Projects: named caption timelines of an account, and their revisions.
 -- A project's current revision is ir_revision (0 while it is empty);
 -- project_revisions keeps the newest few (the service prunes older ones)

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Exports: one row per export of a project's timeline, and one artifact
 -- row per delivery file it produced. An artifact's bytes live in the blob
 -- store under blob_key (artifacts/<exportId>/<preset>.<ext>), written

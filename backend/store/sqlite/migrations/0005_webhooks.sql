@@ -1,3 +1,4 @@
+-- +goose Up
 -- Webhooks: at most one per account, and the log of its deliveries. A
 -- delivery of an export is inserted in the export's transaction, with
 -- the River job that attempts it (the outbox): both commit with the

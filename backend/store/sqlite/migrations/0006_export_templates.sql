@@ -1,3 +1,4 @@
+-- +goose Up
 -- Export templates: an account's scripts, each with the JavaScript the
 -- runtime runs (compiled from source when it was saved; text, never
 -- bytecode) and its revision for optimistic locking.

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Media uploads and video jobs. An upload session's parts are blobs under
 -- uploads/<id>/<n>, recorded in upload_parts as they arrive; complete
 -- assembles them into media/<id> (object_key) and stores the probe. The

@@ -1,3 +1,4 @@
+-- +goose Up
 -- Extract jobs: the subtitle track they read (track_index) and the
 -- timeline revision their result became (result_revision). An extract
 -- may fill an empty project, so ir_revision (the revision current when

@@ -1,3 +1,4 @@
+-- +goose Up
 -- One-time sign-in links: a link lets the holder set the account's
 -- dashboard password and opens a session, once. A row keeps the SHA-256
 -- of the link's token, never the token. Using a link deletes its row, so
