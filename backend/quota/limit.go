@@ -33,30 +33,35 @@ func (s *Service) Allow(ctx context.Context, key string) error {
 	return nil
 }
 
-// AllowKey takes one token from key's bucket, as [Service.Allow] does,
-// and one from the bucket that every key of account shares
-// ([Options.AccountBurst] tokens refilled at
-// [Options.AccountBurstPerSecond]), or from neither when either is empty:
-// a refused request costs nothing. It returns [apperr.RateLimited] with
-// details "retryAfterSeconds" (the longer of the two waits) and, when the
-// account's bucket is the one that is empty, "bucket": "account"; or the
-// buckets' error.
-func (s *Service) AllowKey(ctx context.Context, account, key string) error {
-	waits, err := s.buckets.Take(ctx, s.now(), []Bucket{
+// AdmitKey admits a request of key (one of account's): it takes one
+// token from key's bucket, as [Service.Allow] does, and one from the
+// bucket that every key of account shares ([Options.AccountBurst] tokens
+// refilled at [Options.AccountBurstPerSecond]), or from neither when
+// either is empty, so a refused request costs nothing; and it reads the
+// day's counts of pools, which the returned context carries: the
+// request's first [Service.Check] or [Service.Usage] of each is answered
+// without another read (see [Admission]). It returns [apperr.RateLimited]
+// with details "retryAfterSeconds" (the longer of the two waits) and,
+// when the account's bucket is the one that is empty, "bucket":
+// "account"; or the store's error ([apperr.Unavailable]).
+func (s *Service) AdmitKey(ctx context.Context, account, key string, pools ...string) (context.Context, error) {
+	now := s.now()
+	day := dayOf(now)
+	waits, used, err := s.admit.Admit(ctx, now, []Bucket{
 		{Name: keyBucket + key, Every: s.every, Burst: s.burst},
 		{Name: accountBucket + account, Every: s.accEvery, Burst: s.accBurst},
-	})
+	}, day, pools)
 	if err != nil {
-		return err
+		return ctx, err
 	}
 	kd, ad := waits[0], waits[1]
 	switch {
 	case ad > 0:
-		return limited(max(kd, ad), "account")
+		return ctx, limited(max(kd, ad), "account")
 	case kd > 0:
-		return limited(kd, "")
+		return ctx, limited(kd, "")
 	}
-	return nil
+	return withAdmitted(ctx, day, pools, used), nil
 }
 
 // limited is the refusal of a request that must wait delay; scope, when

@@ -122,9 +122,9 @@ func TestAllowPrunesIdleBuckets(t *testing.T) {
 	}
 }
 
-// TestAllowKey: the keys of one account share a bucket twice the size
+// TestAdmitKey: the keys of one account share a bucket twice the size
 // of a key's, so minting more keys buys no more requests.
-func TestAllowKey(t *testing.T) {
+func TestAdmitKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	type call struct {
@@ -186,7 +186,7 @@ func TestAllowKey(t *testing.T) {
 			svc := quota.NewService(nil, tt.opts)
 			for i, c := range tt.calls {
 				clock.Advance(c.advance)
-				err := svc.AllowKey(ctx, c.account, c.key)
+				_, err := svc.AdmitKey(ctx, c.account, c.key)
 				if c.wantRetry == 0 {
 					if err != nil {
 						t.Fatalf("call %d (%s/%s): %v, want allowed", i, c.account, c.key, err)
@@ -208,19 +208,19 @@ func TestAllowKey(t *testing.T) {
 	}
 }
 
-func TestAllowKeyPrunesIdleAccounts(t *testing.T) {
+func TestAdmitKeyPrunesIdleAccounts(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	clock := testkit.NewClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	svc := quota.NewService(nil, quota.Options{Now: clock.Now, BurstPerSecond: 1, Burst: 1})
 	for i := range 100 {
-		_ = svc.AllowKey(ctx, fmt.Sprintf("account-%d", i), fmt.Sprintf("key-%d", i))
+		_, _ = svc.AdmitKey(ctx, fmt.Sprintf("account-%d", i), fmt.Sprintf("key-%d", i))
 	}
 	if got := svc.AccountBuckets(); got != 100 {
 		t.Fatalf("account buckets = %d, want 100", got)
 	}
 	clock.Advance(2 * time.Minute)
-	_ = svc.AllowKey(ctx, "fresh", "fresh-key")
+	_, _ = svc.AdmitKey(ctx, "fresh", "fresh-key")
 	if got, keys := svc.AccountBuckets(), svc.Buckets(); got != 1 || keys != 1 {
 		t.Errorf("after the idle span: %d account and %d key buckets, want 1 and 1", got, keys)
 	}

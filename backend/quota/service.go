@@ -24,7 +24,7 @@ type Options struct {
 	// Burst is the per-key bucket size; default [DefaultBurst].
 	Burst int
 	// AccountBurstPerSecond and AccountBurst size the bucket that all the
-	// callers of one account share in [Service.AllowKey]; they default to
+	// callers of one account share in [Service.AdmitKey]; they default to
 	// twice the per-key rate and burst (10 a second, bursts of 40 with
 	// the per-key defaults). One key still has its own limit, two busy
 	// keys together get about as much as one key alone could, and minting
@@ -34,6 +34,9 @@ type Options struct {
 	// Buckets keeps the token buckets; nil keeps them in this process
 	// (one node). A cluster's store shares them between nodes.
 	Buckets Buckets
+	// Admission, if set, is the store's one-round-trip admission
+	// ([Service.AdmitKey]); nil takes from Buckets, then reads each pool.
+	Admission Admission
 }
 
 // Service counts daily runs and applies the per-key and per-account
@@ -41,9 +44,10 @@ type Options struct {
 type Service struct {
 	store   Store
 	buckets Buckets
+	admit   Admission
 	now     func() time.Time
 	// every and burst size a key's bucket; accEvery and accBurst an
-	// account's (AllowKey).
+	// account's (AdmitKey).
 	every, accEvery time.Duration
 	burst, accBurst int
 }
@@ -53,6 +57,10 @@ func NewService(store Store, opts Options) *Service {
 	s := &Service{store: store, buckets: opts.Buckets, now: opts.Now, burst: opts.Burst, accBurst: opts.AccountBurst}
 	if s.buckets == nil {
 		s.buckets = NewMemoryBuckets()
+	}
+	s.admit = opts.Admission
+	if s.admit == nil {
+		s.admit = storeAdmission{buckets: s.buckets, store: store}
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -35,6 +35,7 @@ func (s *Service) Check(ctx context.Context, pool string, cap int) error {
 func (s *Service) Take(ctx context.Context, pool string, cap int) (remaining int, err error) {
 	day := dayOf(s.now())
 	if cap >= 1 {
+		forgetAdmitted(ctx, pool)
 		used, ok, err := s.store.Take(ctx, pool, day, cap)
 		if err != nil {
 			return 0, fmt.Errorf("quota: take %s: %w", pool, err)
@@ -56,12 +57,17 @@ func exceededOf(day time.Time, cap int, what string) *apperr.Error {
 		WithDetail("cap", cap).WithDetail("resetsAt", resets)
 }
 
-// Usage returns pool's standing for the current UTC day under cap.
+// Usage returns pool's standing for the current UTC day under cap: the
+// count the request's admission read, the first time ([Service.AdmitKey]),
+// else the store's.
 func (s *Service) Usage(ctx context.Context, pool string, cap int) (Usage, error) {
 	day := dayOf(s.now())
-	used, err := s.store.Used(ctx, pool, day)
-	if err != nil {
-		return Usage{}, fmt.Errorf("quota: usage %s: %w", pool, err)
+	used, ok := takeAdmitted(ctx, pool, day)
+	if !ok {
+		var err error
+		if used, err = s.store.Used(ctx, pool, day); err != nil {
+			return Usage{}, fmt.Errorf("quota: usage %s: %w", pool, err)
+		}
 	}
 	return Usage{Cap: cap, Used: used, Remaining: max(cap-used, 0), ResetsAt: day.AddDate(0, 0, 1)}, nil
 }
@@ -77,6 +83,9 @@ func (s *Service) TakeAll(ctx context.Context, draws ...Draw) ([]int, error) {
 		if d.Cap < 1 {
 			return nil, exceededOf(day, d.Cap, d.what()).WithDetail("pool", d.Label)
 		}
+	}
+	for _, d := range draws {
+		forgetAdmitted(ctx, d.Pool)
 	}
 	used, full, err := s.store.TakeAll(ctx, day, draws)
 	if err != nil {

@@ -66,7 +66,7 @@ func newAccounts(db store.DB, cfg *Config) *account.Service {
 
 func newQuota(db store.DB, cfg *Config) *quota.Service {
 	return quota.NewService(db.Quotas(), quota.Options{
-		Now: cfg.Now, BurstPerSecond: cfg.BurstPerSecond, Burst: cfg.Burst, Buckets: db.Buckets()})
+		Now: cfg.Now, BurstPerSecond: cfg.BurstPerSecond, Burst: cfg.Burst, Buckets: db.Buckets(), Admission: db.Admission()})
 }
 
 // Admin is what the admin commands need: the account and quota services

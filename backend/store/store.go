@@ -29,6 +29,9 @@ type DB interface {
 	// for the single-node SQLite store, in the database for Postgres so
 	// that every node draws from the same bucket.
 	Buckets() quota.Buckets
+	// Admission admits a request: its burst tokens and its pools' counts,
+	// in one round trip where the database allows.
+	Admission() quota.Admission
 	Projects() ProjectStore
 	Templates() exporttpl.Store
 	Uploads() media.Store

@@ -29,6 +29,14 @@ func (s *BucketStore) Take(ctx context.Context, now time.Time, bs []quota.Bucket
 	if len(bs) == 0 {
 		return []time.Duration{}, nil
 	}
+	waits, _, err := s.Admit(ctx, now, bs, now, nil)
+	return waits, err
+}
+
+// Admit is [BucketStore.Take] that also reads the counts of pools for
+// day, in the same statement: one round trip admits a request
+// ([quota.Admission]). The counts are read in the statement's snapshot.
+func (s *BucketStore) Admit(ctx context.Context, now time.Time, bs []quota.Bucket, day time.Time, pools []string) ([]time.Duration, []int, error) {
 	names := make([]string, len(bs))
 	every := make([]int64, len(bs))
 	bursts := make([]int32, len(bs))
@@ -37,17 +45,27 @@ func (s *BucketStore) Take(ctx context.Context, now time.Time, bs []quota.Bucket
 		// counts as a million, never as an interval of zero.
 		names[i], every[i], bursts[i] = b.Name, max(b.Every.Microseconds(), 1), int32(b.Burst)
 	}
-	var micros []int64
-	err := s.pool.QueryRow(ctx, `SELECT take_buckets($1, $2, $3, $4)`, names, every, bursts, now.Truncate(time.Microsecond)).Scan(&micros)
-	if err != nil {
-		return nil, unavailable(fmt.Errorf("postgres: take buckets: %w", err))
+	if pools == nil {
+		pools = []string{}
 	}
-	if len(micros) != len(bs) {
-		return nil, fmt.Errorf("postgres: take buckets: %d waits for %d buckets", len(micros), len(bs))
+	var micros, counts []int64
+	err := s.pool.QueryRow(ctx, `SELECT take_buckets($1, $2, $3, $4),
+		ARRAY(SELECT coalesce(d.used, 0)::bigint FROM unnest($6::text[]) WITH ORDINALITY AS p(pool, o)
+			LEFT JOIN daily_usage d ON d.pool = p.pool AND d.day = $5 ORDER BY p.o)`,
+		names, every, bursts, now.Truncate(time.Microsecond), day.UTC(), pools).Scan(&micros, &counts)
+	if err != nil {
+		return nil, nil, unavailable(fmt.Errorf("postgres: admit: %w", err))
+	}
+	if len(micros) != len(bs) || len(counts) != len(pools) {
+		return nil, nil, fmt.Errorf("postgres: admit: %d waits for %d buckets, %d counts for %d pools", len(micros), len(bs), len(counts), len(pools))
 	}
 	waits := make([]time.Duration, len(bs))
 	for i, us := range micros {
 		waits[i] = time.Duration(us) * time.Microsecond
 	}
-	return waits, nil
+	used := make([]int, len(pools))
+	for i, n := range counts {
+		used[i] = int(n)
+	}
+	return waits, used, nil
 }

@@ -137,6 +137,11 @@ func (e *engine) Ready(ctx context.Context) error {
 
 func (e *engine) Buckets() quota.Buckets { return &BucketStore{pool: e.pool} }
 
+// Admit admits a request in one round trip ([BucketStore.Admit]).
+func (e *engine) Admit(ctx context.Context, now time.Time, bs []quota.Bucket, day time.Time, pools []string) ([]time.Duration, []int, error) {
+	return (&BucketStore{pool: e.pool}).Admit(ctx, now, bs, day, pools)
+}
+
 // River is riverdatabasesql on the database/sql handle, whose InsertTx
 // takes the store's *sql.Tx, with a listener on the pgx pool: inserts
 // notify in their transaction, and every node's client wakes on

@@ -22,6 +22,7 @@ type backend struct{ db *DB }
 func (b backend) Accounts() account.Store         { return b.db.Accounts() }
 func (b backend) Quotas() quota.Store             { return b.db.Quotas() }
 func (b backend) Buckets() quota.Buckets          { return b.db.eng.Buckets() }
+func (b backend) Admission() quota.Admission      { return b.db.Admission() }
 func (b backend) Projects() store.ProjectStore    { return b.db.Projects() }
 func (b backend) Templates() exporttpl.Store      { return b.db.Templates() }
 func (b backend) Uploads() media.Store            { return b.db.Uploads() }

@@ -14,6 +14,33 @@ func bucketScenarios() []scenario {
 		{"all or none", bucketAllOrNone},
 		{"concurrently", bucketConcurrently},
 		{"very fast refill", bucketFast},
+		{"admission", bucketAdmission},
+	}
+}
+
+// bucketAdmission: the store's admission takes tokens as its buckets do
+// and reads each pool's count for the day, 0 for a pool with none, in the
+// order asked; a refused admission takes nothing.
+func bucketAdmission(e *env) {
+	t, a := e.t, e.db.Admission()
+	day := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+	for range 2 {
+		_, _, err := e.db.Quotas().Take(e.ctx, "account:"+uuidN(1), day, 9)
+		must(t, err)
+	}
+	_, _, err := e.db.Quotas().Take(e.ctx, "account:"+uuidN(1), day.AddDate(0, 0, -1), 9)
+	must(t, err)
+	b := quota.Bucket{Name: "key:" + uuidN(3), Every: time.Hour, Burst: 1}
+	pools := []string{"explain:" + uuidN(1), "account:" + uuidN(1)}
+	waits, used, err := a.Admit(e.ctx, e.now(), []quota.Bucket{b}, day, pools)
+	must(t, err)
+	if len(waits) != 1 || waits[0] != 0 || !slices.Equal(used, []int{0, 2}) {
+		t.Fatalf("Admit = waits %v, used %v; want [0], [0 2]", waits, used)
+	}
+	waits, _, err = a.Admit(e.ctx, e.now(), []quota.Bucket{b}, day, pools)
+	must(t, err)
+	if waits[0] <= 0 {
+		t.Fatalf("second Admit of a burst of 1: waits %v; want refused", waits)
 	}
 }
 
