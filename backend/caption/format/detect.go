@@ -41,9 +41,6 @@ func Detect(name string, head []byte) string {
 		if hint == JSON {
 			return JSON
 		}
-		if isASS(text) {
-			return ASS
-		}
 	}
 	if isASS(text) {
 		return ASS
@@ -98,13 +95,37 @@ func isTTML(text string) bool {
 	return false
 }
 
+// isASS reports whether text has the structure of an ASS or SSA script:
+// its first line, after blank lines and ";" comments, opens a section
+// ("[Script Info]", a styles section or "[Events]"), is an event or an
+// events section's Format line. A
+// marker further down proves nothing: an SRT cue may say "[Events]" or
+// "Dialogue: ..." in its text, and must still be read as the SRT it is.
 func isASS(text string) bool {
-	for _, marker := range []string{"[Script Info]", "[V4+ Styles]", "[V4 Styles]", "[Events]", "\nDialogue:"} {
-		if strings.Contains(text, marker) {
-			return true
+	for rest := text; rest != ""; {
+		line := rest
+		if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
 		}
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, ";") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(line, "Dialogue:"), strings.HasPrefix(line, "Format:"):
+			return true
+		case strings.HasPrefix(line, "["):
+			section, _, _ := strings.Cut(line, "]")
+			switch strings.ToLower(section[1:]) {
+			case "script info", "v4+ styles", "v4 styles", "events":
+				return true
+			}
+		}
+		return false
 	}
-	return strings.HasPrefix(text, "Dialogue:")
+	return false
 }
 
 // detectCueLines tells SRT, headerless WebVTT and SBV apart by their timing
