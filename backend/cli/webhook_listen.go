@@ -133,7 +133,13 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The line is printed before the answer, so whoever has the answer
 	// finds the line.
-	if !webhook.Verify(rc.secret, body, h.Get(webhook.HeaderSignature)) {
+	// The contract's header, or for a sender of an earlier release the
+	// product's.
+	sig := h.Get(webhook.HeaderSignature)
+	if sig == "" {
+		sig = h.Get(webhook.HeaderProductSignature)
+	}
+	if !webhook.Verify(rc.secret, body, sig) {
 		out := rc.env.Stdout
 		if rc.jsonOut {
 			out = rc.env.Stderr // standard output holds verified bodies only

@@ -12,9 +12,9 @@
 // rejected, and any failure falls back to the built-in text.
 package explain
 
-// Format is the constant format of an explanation, with the service's
-// own short name in front.
-const Format = "captionqa.explain/v3"
+// Format is the constant format of an explanation, exactly as the API
+// contract (operation processCaptions, schema Explanation) names it.
+const Format = "svc.explain/v3"
 
 // Statuses of an [Explanation].
 const (

@@ -67,7 +67,7 @@ func TestProcessScenarios(t *testing.T) {
 			check: func(t *testing.T, m map[string]any) {
 				wantFields(t, m, map[string]any{"explainAvailable": true})
 				x, _ := m["explain"].(map[string]any)
-				if x["format"] != "captionqa.explain/v3" || x["status"] != "clear" || x["writtenBy"] != "builtin" {
+				if x["format"] != "svc.explain/v3" || x["status"] != "clear" || x["writtenBy"] != "builtin" {
 					t.Errorf("explain = %v; want a clear built-in explanation", x)
 				}
 				if _, ok := m["explainSkippedReason"]; ok {

@@ -313,7 +313,7 @@ func testExplainBodies(t *testing.T, e *explainEnv) {
 
 	t.Run("with the cues", func(t *testing.T) {
 		x := e.explainOK(t, key, p.explainBody(planCues, true))
-		if x.Format != "captionqa.explain/v3" || x.WrittenBy != "builtin" || x.Fallback != "" || x.Headline != want.Headline {
+		if x.Format != "svc.explain/v3" || x.WrittenBy != "builtin" || x.Fallback != "" || x.Headline != want.Headline {
 			t.Errorf("explain %+v; want v3, built-in, headline %q", x.Explanation, want.Headline)
 		}
 		if len(x.Actions) != len(want.Actions) {

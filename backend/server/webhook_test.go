@@ -45,6 +45,11 @@ func TestExportWebhookDelivered(t *testing.T) {
 	if !got.Verified {
 		t.Fatalf("signature %q does not verify", got.Header.Get(webhook.HeaderSignature))
 	}
+	// The contract names the header X-Service-Signature; the product's
+	// name carries the same value for receivers of earlier releases.
+	if sig := got.Header.Get("X-Service-Signature"); sig == "" || got.Header.Get("X-CaptionQA-Signature") != sig {
+		t.Errorf("X-Service-Signature %q, X-CaptionQA-Signature %q; want the signature under both", sig, got.Header.Get("X-CaptionQA-Signature"))
+	}
 	var body webhook.Payload
 	if err := json.Unmarshal(got.Body, &body); err != nil {
 		t.Fatal(err)

@@ -83,7 +83,9 @@ func send(ctx context.Context, client Doer, cfg *Config, d *Delivery, attempt in
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", userAgent)
-	req.Header.Set(HeaderSignature, Sign(cfg.Secret, d.Body))
+	sig := Sign(cfg.Secret, d.Body)
+	req.Header.Set(HeaderSignature, sig)
+	req.Header.Set(HeaderProductSignature, sig)
 	req.Header.Set(HeaderDelivery, d.ID)
 	req.Header.Set(HeaderTimestamp, strconv.FormatInt(now.Unix(), 10))
 	req.Header.Set(HeaderEvent, d.Event)

@@ -8,14 +8,19 @@ import (
 )
 
 // Headers of every delivery. The signature is the one docs/webhooks.md
-// (The signature) describes, under the
-// product's name; the others let a receiver log and de-duplicate
+// (The signature) describes, under the contract's name and, the same
+// again, under the product's; the others let a receiver log and de-duplicate
 // deliveries without parsing the body (the body stays the idempotency
 // key: receipt.irRevision).
 const (
 	// HeaderSignature carries "sha256=" and the hex HMAC-SHA256 of the
-	// raw body keyed with the webhook secret.
-	HeaderSignature = "X-CaptionQA-Signature"
+	// raw body keyed with the webhook secret, under the name the API
+	// contract gives it (Webhook deliveries).
+	HeaderSignature = "X-Service-Signature"
+	// HeaderProductSignature carries the same value under the product's
+	// name, as earlier releases sent it: receivers written against them
+	// keep working.
+	HeaderProductSignature = "X-CaptionQA-Signature"
 	// HeaderDelivery is the delivery's id (a UUID), the same on every
 	// attempt of one delivery.
 	HeaderDelivery = "X-CaptionQA-Delivery"

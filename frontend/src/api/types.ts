@@ -127,7 +127,7 @@ export type ProcessResult = Schemas["ProcessResult"];
 export type ExplainSkippedReason = NonNullable<ProcessResult["explainSkippedReason"]>;
 /** ExplainAction is one editorial step of the plan; actions come most urgent first. */
 export type ExplainAction = Schemas["ExplainAction"];
-/** Explanation is ExplainAI v3 (format captionqa.explain/v3). */
+/** Explanation is ExplainAI v3 (format svc.explain/v3). */
 export type Explanation = Schemas["ExplainV3"];
 /** DeliveryComparison scores the upload-ready and the enhanced (aided) delivery, 0 to 100. */
 export type DeliveryComparison = Explanation["deliveryComparison"];

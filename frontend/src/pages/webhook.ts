@@ -189,7 +189,7 @@ function view(client: Client, initial: Webhook, err: ReturnType<typeof errorBox>
       "p",
       { class: "muted small" },
       "Every delivery carries ",
-      h("code", null, "X-CaptionQA-Signature: sha256=…"),
+      h("code", null, "X-Service-Signature: sha256=…"),
       ", the HMAC-SHA256 of the raw body keyed with this secret. Check it before you trust a delivery.",
     ),
     secretLine,
