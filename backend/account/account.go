@@ -144,7 +144,11 @@ type NewAccount struct {
 	Email    string
 	Tier     string
 	Features []string // nil: the tier's defaults
-	DailyCap int      // 0: the tier's default
+	// AddFeatures are added to Features (or the tier's defaults), and
+	// DropFeatures then taken out: the admin command's --features and
+	// --without.
+	AddFeatures, DropFeatures []string
+	DailyCap                  int // 0: the tier's default
 }
 
 // AccountUpdate is the input of Service.UpdateAccount; nil fields keep

@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/google/uuid"
@@ -11,7 +12,8 @@ import (
 // CreateAccount creates an account. Email is normalised (trimmed, lower
 // case); an empty Tier means free_plus; nil Features and a zero DailyCap
 // take the tier's defaults (free_plus: API_V1 and API_KEYS, cap 10; pro:
-// every feature, cap [Options.ProDailyCap]). It returns
+// every feature, cap [Options.ProDailyCap]), to which AddFeatures are
+// added and from which DropFeatures are taken. It returns
 // [apperr.BadRequest] for a bad email, tier, feature or cap (details
 // "field", and "value" for an unknown feature; an email holding a control,
 // bidirectional or format character is refused too) and
@@ -33,10 +35,15 @@ func (s *Service) CreateAccount(ctx context.Context, in NewAccount) (*Account, e
 	}
 	features, dailyCap, _ := s.tierDefaults(tier)
 	if in.Features != nil {
-		if features, err = normalizeFeatures(in.Features); err != nil {
-			return nil, err
-		}
+		features = in.Features
 	}
+	if features, err = normalizeFeatures(append(slices.Clone(features), in.AddFeatures...)); err != nil {
+		return nil, err
+	}
+	if _, err := normalizeFeatures(in.DropFeatures); err != nil {
+		return nil, err
+	}
+	features = slices.DeleteFunc(features, func(f string) bool { return slices.Contains(in.DropFeatures, f) })
 	if in.DailyCap != 0 {
 		dailyCap = in.DailyCap
 	}

@@ -21,7 +21,7 @@ func runAccount(ctx context.Context, args []string, env Env) int {
 }
 
 const (
-	accountCreateUsage = "--email E --tier free_plus|pro [--features a,b] [--cap N] [--data DIR | --store URL] [--json]"
+	accountCreateUsage = "--email E --tier free_plus|pro [--features a,b] [--without a,b] [--cap N] [--data DIR | --store URL] [--json]"
 	accountSetUsage    = "--email E [--tier T] [--features a,b] [--cap N] [--api-enabled true|false] [--data DIR | --store URL] [--json]"
 )
 
@@ -41,8 +41,10 @@ func newAccountView(a *account.Account) accountView {
 	if f == nil {
 		f = []string{}
 	}
+	// As the API decides: the v1 API needs the API_V1 entitlement, and
+	// the account not turned off.
 	return accountView{ID: a.ID, Email: a.Email, Tier: a.Tier, Features: f, DailyCap: a.DailyCap,
-		APIEnabled: !a.APIDisabled, CreatedAt: a.CreatedAt.UTC()}
+		APIEnabled: !a.APIDisabled && a.Has(account.FeatureAPIV1), CreatedAt: a.CreatedAt.UTC()}
 }
 
 func runAccountCreate(ctx context.Context, args []string, env Env) int {
@@ -51,7 +53,8 @@ func runAccountCreate(ctx context.Context, args []string, env Env) int {
 	af.register(fs)
 	email := fs.String("email", "", "account email (required)")
 	tier := fs.String("tier", "", "tier: free_plus or pro (required)")
-	features := fs.String("features", "", "comma-separated entitlements (default: the tier's)")
+	features := fs.String("features", "", "comma-separated entitlements to add to the tier's")
+	without := fs.String("without", "", "comma-separated entitlements of the tier's to leave out")
 	dailyCap := fs.Int("cap", 0, "successful v1 runs per UTC day (default: the tier's)")
 	if code, ok := parseNoArgs(fs, args, env); !ok {
 		return code
@@ -60,13 +63,8 @@ func runAccountCreate(ctx context.Context, args []string, env Env) int {
 		fs.Usage()
 		return usageError(env, "account create needs --email and --tier")
 	}
-	in := account.NewAccount{Email: *email, Tier: *tier, DailyCap: *dailyCap}
-	if flagsSet(fs)["features"] {
-		in.Features = splitList(*features)
-		if in.Features == nil {
-			in.Features = []string{}
-		}
-	}
+	in := account.NewAccount{Email: *email, Tier: *tier, DailyCap: *dailyCap,
+		AddFeatures: splitList(*features), DropFeatures: splitList(*without)}
 	adm, err := af.open(ctx)
 	if err != nil {
 		return af.fail(env, err)

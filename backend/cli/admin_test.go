@@ -8,11 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/httpapi"
 )
@@ -74,7 +76,7 @@ func TestAccountAndKeyCommands(t *testing.T) {
 
 	_, out, _ := admin(t, dir, "account", "list", "--json")
 	accounts := decode[[]accountView](t, out)
-	if len(accounts) != 2 || accounts[1].Email != "bo@example.com" || accounts[1].APIEnabled || accounts[1].DailyCap != 500 || len(accounts[1].Features) != 3 {
+	if len(accounts) != 2 || accounts[1].Email != "bo@example.com" || accounts[1].APIEnabled || accounts[1].DailyCap != 500 || !slices.Equal(accounts[1].Features, slices.Sorted(slices.Values(account.Features()))) {
 		t.Errorf("accounts = %+v", accounts)
 	}
 
@@ -378,5 +380,39 @@ func TestServeLimitsFromEnv(t *testing.T) {
 	}
 	if s, code := apiStatus(t, url, "/api/v1/me", owner); s != 429 || code != "rate_limited" {
 		t.Errorf("second request with %s=1: %d %s; want 429 rate_limited", envBurst, s, code)
+	}
+}
+
+// TestAccountCreateFeatures: on account create, --features adds to the
+// tier's entitlements and --without leaves some out, and the apiEnabled
+// the command prints is what the API enforces (API_V1, not turned off).
+// Before, --features replaced the tier's: a free_plus account given
+// PRO_WORKSPACE lost API_V1, every call was 403, and the command still
+// printed apiEnabled true.
+func TestAccountCreateFeatures(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, email string
+		flags       []string
+		features    []string
+		apiEnabled  bool
+	}{
+		{"features add", "cy@example.com", []string{"--features", "PRO_WORKSPACE"}, []string{account.FeatureAPIKeys, account.FeatureAPIV1, account.FeatureProWorkspace}, true},
+		{"without leaves out", "dee@example.com", []string{"--without", "API_V1"}, []string{account.FeatureAPIKeys}, false},
+		{"both", "eve@example.com", []string{"--features", "PRO_WORKSPACE", "--without", "API_KEYS"}, []string{account.FeatureAPIV1, account.FeatureProWorkspace}, true},
+	} {
+		args := append([]string{"account", "create", "--email", tc.email, "--tier", "free_plus", "--json"}, tc.flags...)
+		code, out, errOut := admin(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errOut)
+		}
+		got := decode[accountView](t, out)
+		if !slices.Equal(got.Features, tc.features) || got.APIEnabled != tc.apiEnabled {
+			t.Errorf("%s: %+v; want features %v, apiEnabled %v", tc.name, got, tc.features, tc.apiEnabled)
+		}
+	}
+	if code, _, errOut := admin(t, dir, "account", "create", "--email", "x@example.com", "--tier", "pro", "--without", "TELEPORT"); code != 1 || !strings.Contains(errOut, "TELEPORT") {
+		t.Errorf("--without an unknown feature: exit %d, %s; want 1 naming it", code, errOut)
 	}
 }
