@@ -40,6 +40,12 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 		{"PATCH", "/api/v1/api-keys", []string{"OPTIONS", "GET", "POST"}},
 		{"POST", "/api/v1/jobs/0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6", []string{"OPTIONS", "DELETE", "GET"}},
 		{"DELETE", "/healthz", []string{"OPTIONS", "GET"}},
+		// A static path beside a parameter route (GET /jobs/:jobId) is
+		// the static route's, with its methods, never a job named
+		// "extract".
+		{"GET", "/api/v1/jobs/extract", []string{"OPTIONS", "POST"}},
+		{"DELETE", "/api/v1/jobs/render", []string{"OPTIONS", "POST"}},
+		{"GET", "/api/v1/export-templates/validate", []string{"OPTIONS", "POST"}},
 	} {
 		r := ts.do(request{method: c.method, path: c.path, secret: pro, raw: true})
 		e := wantError(t, r, 405, "method_not_allowed")

@@ -77,3 +77,20 @@ func wrongMethod(c echo.Context, allow []string) error {
 	return apperr.New(apperr.MethodNotAllowed, "This path does not take that method; it takes %s.", strings.Join(allow, ", ")).
 		WithDetail("allow", allow)
 }
+
+// staticSibling answers 405 for a path that a static route takes with
+// other methods, which echo hands to a parameter route beside it: GET
+// /jobs/extract reaches GET /jobs/:jobId, yet the path is POST's (the
+// OpenAPI operation createExtractJob), not a job's. It runs before
+// authentication, as every other 405 does.
+func (h *handler) staticSibling(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if methods, ok := h.methods[r.URL.Path]; ok && !slices.Contains(methods, r.Method) {
+			allow := append(slices.Clone(methods), http.MethodOptions)
+			slices.Sort(allow)
+			return wrongMethod(c, allow)
+		}
+		return next(c)
+	}
+}

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"strings"
+
 	"github.com/labstack/echo/v4"
 
 	"github.com/captionqa/captionqa/backend/account"
@@ -54,7 +56,11 @@ func (h *handler) routes(e *echo.Echo) {
 	)
 	v1 := e.Group(V1Prefix)
 	add := func(method, path string, a access, handle echo.HandlerFunc, pre ...echo.MiddlewareFunc) {
-		mw := append(pre, h.authenticate, requireAccess(a), h.rateLimit)
+		var mw []echo.MiddlewareFunc
+		if strings.Contains(path, "/:") {
+			mw = append(mw, h.staticSibling)
+		}
+		mw = append(append(mw, pre...), h.authenticate, requireAccess(a), h.rateLimit)
 		v1.Add(method, path, handle, mw...)
 	}
 	add("POST", "/process", need(procW), h.uploadSlot(h.process), h.sizeGuard(h.maxRequest))
