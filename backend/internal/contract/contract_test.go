@@ -385,6 +385,18 @@ func TestValidateRequest(t *testing.T) {
 	if err := c.CheckRequest(key, []byte(`{"name":"ci","scopes":["root"]}`)); err == nil {
 		t.Error("unknown scope passed")
 	}
+	// A project's name is 1 to 100 characters after trimming, as the
+	// server checks: the schema refuses an empty or all-space one too.
+	proj := httptest.NewRequest(http.MethodPost, "/api/v1/projects", nil)
+	proj.Header.Set("Content-Type", "application/json")
+	if err := c.CheckRequest(proj, []byte(`{"name":"Pilot"}`)); err != nil {
+		t.Errorf("good project request: %v", err)
+	}
+	for _, name := range []string{``, `   `} {
+		if err := c.CheckRequest(proj, []byte(`{"name":"`+name+`"}`)); err == nil {
+			t.Errorf("project name %q passed the schema; the server refuses it", name)
+		}
+	}
 	art := httptest.NewRequest(http.MethodGet, "/api/v1/artifacts/0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6?ttlSeconds=30", nil)
 	if err := c.CheckRequest(art, nil); err == nil || !strings.Contains(err.Error(), "ttlSeconds") {
 		t.Errorf("ttlSeconds=30: err = %v; want a failure naming ttlSeconds", err)
