@@ -35,7 +35,7 @@ func Dir(tb testing.TB) string {
 			return d
 		}
 	}
-	Missing(tb, "../shared/corpus (next to the checkout) is absent and CAPTIONQA_CORPUS is unset")
+	Missing(tb, "the test corpus folder next to the checkout is absent and CAPTIONQA_CORPUS is unset (docs/development.md, The test corpus)")
 	return ""
 }
 

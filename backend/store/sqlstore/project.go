@@ -147,39 +147,33 @@ func (s *ProjectStore) Revisions(ctx context.Context, accountID, id string) (*pr
 func (s *ProjectStore) AddRevision(ctx context.Context, accountID, id string, base int, rev *project.Revision, keep int) (*project.Project, error) {
 	var out *project.Project
 	err := s.db.WriteTx(ctx, func(tx *Tx) error {
-		var err error
-		out, err = tx.addRevision(ctx, accountID, id, base, rev, keep)
-		return err
+		p, err := scanProject(tx.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = $1 AND account_id = $2 `+s.db.d.ForUpdate, id, accountID))
+		if err != nil {
+			return err
+		}
+		if p.IRRevision != base {
+			return &project.StaleRevisionError{Current: p.IRRevision}
+		}
+		r := *rev
+		r.Number, r.CreatedAt = base+1, rev.CreatedAt.UTC().Truncate(time.Second)
+		if err := tx.insertRevision(ctx, id, &r); err != nil {
+			return err
+		}
+		if _, err := tx.exec(ctx, `UPDATE projects SET ir_revision = $1, cue_count = $2, updated_at = $3 WHERE id = $4`,
+			r.Number, r.CueCount, s.db.ts(r.CreatedAt), id); err != nil {
+			return fmt.Errorf("store: update project %s: %w", id, err)
+		}
+		if _, err := tx.exec(ctx, `DELETE FROM project_revisions WHERE project_id = $1 AND number <= $2`, id, r.Number-keep); err != nil {
+			return fmt.Errorf("store: prune revisions of project %s: %w", id, err)
+		}
+		p.IRRevision, p.CueCount, p.UpdatedAt = r.Number, r.CueCount, r.CreatedAt
+		out = p
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// addRevision is AddRevision in this transaction.
-func (t *Tx) addRevision(ctx context.Context, accountID, id string, base int, rev *project.Revision, keep int) (*project.Project, error) {
-	p, err := scanProject(t.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = $1 AND account_id = $2 `+t.db.d.ForUpdate, id, accountID))
-	if err != nil {
-		return nil, err
-	}
-	if p.IRRevision != base {
-		return nil, &project.StaleRevisionError{Current: p.IRRevision}
-	}
-	r := *rev
-	r.Number, r.CreatedAt = base+1, rev.CreatedAt.UTC().Truncate(time.Second)
-	if err := t.insertRevision(ctx, id, &r); err != nil {
-		return nil, err
-	}
-	if _, err := t.exec(ctx, `UPDATE projects SET ir_revision = $1, cue_count = $2, updated_at = $3 WHERE id = $4`,
-		r.Number, r.CueCount, t.db.ts(r.CreatedAt), id); err != nil {
-		return nil, fmt.Errorf("store: update project %s: %w", id, err)
-	}
-	if _, err := t.exec(ctx, `DELETE FROM project_revisions WHERE project_id = $1 AND number <= $2`, id, r.Number-keep); err != nil {
-		return nil, fmt.Errorf("store: prune revisions of project %s: %w", id, err)
-	}
-	p.IRRevision, p.CueCount, p.UpdatedAt = r.Number, r.CueCount, r.CreatedAt
-	return p, nil
 }
 
 // DeleteProject deletes the project, or returns [apperr.NotFound]; its
