@@ -67,7 +67,7 @@ func technologies() []technology {
 		// jsrun's watchdog reads the engine's JSContext layout (kick.go).
 		{"modernc.org/libquickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		{"github.com/dop251/goja", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
-		{"github.com/prometheus/", []string{"backend/metrics"}, "only metrics imports the Prometheus client"},
+		{"github.com/VictoriaMetrics/", []string{"backend/metrics"}, "only metrics imports the metrics library"},
 		// River's types stay in the store adapters, which alone hold the
 		// connections and transactions their drivers need, and in
 		// store/jobs, the part of the queue no driver changes.
