@@ -43,9 +43,12 @@ type jobCreated struct {
 // {"job": ...}; its fields are the served contract's (see the OpenAPI
 // operation getJob).
 type JobView struct {
-	JobID                string        `json:"jobId"`
-	Kind                 string        `json:"kind"`
-	Mode                 string        `json:"mode"`
+	JobID string `json:"jobId"`
+	Kind  string `json:"kind"`
+	Mode  string `json:"mode"`
+	// ExtractMode repeats Mode on an extract job, under the name its
+	// request used (the OpenAPI operation createExtractJob).
+	ExtractMode          string        `json:"extractMode,omitempty"`
 	Status               string        `json:"status"`
 	Progress             float64       `json:"progress"`
 	ProjectID            string        `json:"projectId"`
@@ -98,6 +101,9 @@ func newJobView(j *video.Job) JobView {
 		MediaObjectKey: j.MediaKey, Container: j.Container, SubtitleCodec: j.SubtitleCodec, Language: j.Language,
 		IRRevision: j.IRRevision, CreatedAt: j.CreatedAt, StartedAt: timeOrNil(j.StartedAt),
 		FinishedAt: timeOrNil(j.FinishedAt), Artifacts: []JobArtifact{}, OutputContentType: j.OutputType}
+	if j.Kind == video.KindExtract {
+		v.ExtractMode = j.Mode
+	}
 	if j.TrackIndex >= 0 {
 		ti := j.TrackIndex
 		v.TrackIndex = &ti

@@ -81,7 +81,8 @@ func newTestServer(t testing.TB, edit ...func(*server.Config)) *testServer {
 	return ts
 }
 
-// validating checks every /api/v1 response against the contract.
+// validating checks every /api/v1 exchange against the contract
+// ([contract.Contract.ValidateExchange]).
 type validating struct {
 	t    testing.TB
 	c    *contract.Contract
@@ -89,8 +90,21 @@ type validating struct {
 }
 
 func (v *validating) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.HasPrefix(req.URL.Path, "/api/v1/") {
+		return v.next.RoundTrip(req)
+	}
+	var sent []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		sent = b
+		req.Body = io.NopCloser(bytes.NewReader(b))
+	}
 	res, err := v.next.RoundTrip(req)
-	if err != nil || !strings.HasPrefix(req.URL.Path, "/api/v1/") {
+	if err != nil {
 		return res, err
 	}
 	body, err := io.ReadAll(res.Body)
@@ -99,7 +113,7 @@ func (v *validating) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	res.Body = io.NopCloser(bytes.NewReader(body))
-	v.c.ValidateResponse(v.t, req, res.StatusCode, res.Header, body)
+	v.c.ValidateExchange(v.t, req, sent, res.StatusCode, res.Header, body)
 	return res, nil
 }
 

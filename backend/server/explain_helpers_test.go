@@ -130,6 +130,16 @@ func (e *explainEnv) send(t testing.TB, key string, req *http.Request) response 
 // than the test's.
 func (e *explainEnv) sendTry(t testing.TB, key string, req *http.Request) (response, error) {
 	req.Header.Set("Authorization", "Bearer "+key)
+	var sent []byte
+	if req.Body != nil {
+		b, err := io.ReadAll(req.Body)
+		req.Body.Close()
+		if err != nil {
+			return response{}, err
+		}
+		sent = b
+		req.Body = io.NopCloser(bytes.NewReader(b))
+	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return response{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
@@ -139,7 +149,7 @@ func (e *explainEnv) sendTry(t testing.TB, key string, req *http.Request) (respo
 	if err != nil {
 		return response{}, fmt.Errorf("%s %s: %w", req.Method, req.URL.Path, err)
 	}
-	e.c.ValidateResponse(t, req, res.StatusCode, res.Header, b)
+	e.c.ValidateExchange(t, req, sent, res.StatusCode, res.Header, b)
 	return response{Status: res.StatusCode, Header: res.Header, Body: b}, nil
 }
 

@@ -134,15 +134,18 @@ type response struct {
 func (e *videoEnv) do(key, method, path string, body any) response {
 	e.t.Helper()
 	var r io.Reader
+	var sent []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
+		sent = []byte(b)
 		r = strings.NewReader(b)
 	default:
 		j, err := json.Marshal(b)
 		if err != nil {
 			e.t.Fatal(err)
 		}
+		sent = j
 		r = bytes.NewReader(j)
 	}
 	req, err := http.NewRequest(method, e.url+path, r)
@@ -165,7 +168,7 @@ func (e *videoEnv) do(key, method, path string, body any) response {
 		e.t.Fatalf("%s %s: %v", method, path, err)
 	}
 	if strings.HasPrefix(path, "/api/v1/") {
-		e.c.ValidateResponse(e.t, req, res.StatusCode, res.Header, b)
+		e.c.ValidateExchange(e.t, req, sent, res.StatusCode, res.Header, b)
 	}
 	return response{Status: res.StatusCode, Header: res.Header, Body: b}
 }

@@ -249,6 +249,23 @@ func (c *Contract) ValidateResponse(tb testing.TB, req *http.Request, status int
 	}
 }
 
+// ValidateExchange is [Contract.ValidateResponse] and, when the server
+// took the request (a 2xx status), a check of the request itself, sent
+// being its body: a request the server accepts and the contract refuses
+// is drift between the two, which an integrator coding against the
+// contract would trip over. (A request the contract refuses is often
+// what a test means to send, so a refused one is not checked.)
+func (c *Contract) ValidateExchange(tb testing.TB, req *http.Request, sent []byte, status int, header http.Header, body []byte) {
+	tb.Helper()
+	c.ValidateResponse(tb, req, status, header, body)
+	if status/100 != 2 {
+		return
+	}
+	if err := c.CheckRequest(req, sent); err != nil {
+		tb.Errorf("contract: the server answered %d to a request the contract refuses: %v\nrequest body: %s", status, err, snippet(sent))
+	}
+}
+
 // CheckResponse is [Contract.ValidateResponse] returning the problem
 // instead of reporting it.
 func (c *Contract) CheckResponse(req *http.Request, status int, header http.Header, body []byte) error {

@@ -397,6 +397,34 @@ func TestValidateRequest(t *testing.T) {
 			t.Errorf("project name %q passed the schema; the server refuses it", name)
 		}
 	}
+	// A saved template's test takes test or both; validate is refused
+	// (it was validated when saved), and the schema says so.
+	tpl := httptest.NewRequest(http.MethodPost, "/api/v1/export-templates/0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6/test", nil)
+	tpl.Header.Set("Content-Type", "application/json")
+	for mode, ok := range map[string]bool{"test": true, "both": true, "validate": false} {
+		err := c.CheckRequest(tpl, []byte(`{"projectId":"0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6","mode":"`+mode+`"}`))
+		if (err == nil) != ok {
+			t.Errorf("template test mode %q: err = %v; want accepted %v, as the server does", mode, err, ok)
+		}
+	}
+	// No expiry written as null is the default expiry, as the server
+	// takes it.
+	if err := c.CheckRequest(key, []byte(`{"name":"ci","scopes":["usage:read"],"expiresAt":null}`)); err != nil {
+		t.Errorf("expiresAt null: %v", err)
+	}
+	// An export's presets and standard are the server's names, each once.
+	exp := httptest.NewRequest(http.MethodPost, "/api/v1/projects/0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6/exports", nil)
+	exp.Header.Set("Content-Type", "application/json")
+	for body, ok := range map[string]bool{
+		`{"presets":["youtube","lms"],"standard":"dcmp"}`: true,
+		`{"presets":["youtube","nope"]}`:                  false,
+		`{"presets":["lms","lms"]}`:                       false,
+		`{"presets":["lms"],"standard":"iso-0"}`:          false,
+	} {
+		if err := c.CheckRequest(exp, []byte(body)); (err == nil) != ok {
+			t.Errorf("export %s: err = %v; want accepted %v, as the server does", body, err, ok)
+		}
+	}
 	art := httptest.NewRequest(http.MethodGet, "/api/v1/artifacts/0d8f6a3e-1c2b-4d5e-8f90-a1b2c3d4e5f6?ttlSeconds=30", nil)
 	if err := c.CheckRequest(art, nil); err == nil || !strings.Contains(err.Error(), "ttlSeconds") {
 		t.Errorf("ttlSeconds=30: err = %v; want a failure naming ttlSeconds", err)
