@@ -116,6 +116,23 @@ func TestProjectsCreateOpenDiffExport(t *testing.T) {
 	if len(names) != 2 {
 		t.Fatalf("artifacts = %v, want 2", names)
 	}
+	// Each file shows its verdict, and the headline says whether any
+	// needs attention.
+	verdicts := eval[[]string](b, `[...document.querySelectorAll("#export-artifacts li")].map(li => li.dataset.status + " | " + li.querySelector(".artifact-verdict").textContent)`)
+	attention := 0
+	for _, v := range verdicts {
+		status, text, _ := strings.Cut(v, " | ")
+		if status == "" || !strings.Contains(text, "problem") || !strings.Contains(text, "suggestion") {
+			t.Errorf("artifact verdict %q", v)
+		}
+		if status == "needs_attention" {
+			attention++
+		}
+	}
+	if head := b.text("#export-verdict"); (attention == 0) != strings.HasPrefix(head, "Export ready.") {
+		t.Errorf("headline %q over verdicts %q", head, verdicts)
+	}
+	b.shots("22-project-export-verdict")
 	dl := t.TempDir()
 	b.allowDownloads(dl)
 	for i, name := range names {

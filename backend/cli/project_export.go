@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/httpapi"
@@ -91,15 +92,30 @@ func runProjectExport(ctx context.Context, args []string, env Env) int {
 	}
 	fmt.Fprintf(env.Stdout, "Export %s of revision %d (%d runs left today).\n", body.ExportID, body.IRRevision, body.RemainingAPIRunsToday)
 	tw := newTable(env.Stdout)
-	fmt.Fprintln(tw, "PRESET\tARTIFACT ID\tFILE\tBYTES")
+	fmt.Fprintln(tw, "PRESET\tSTATUS\tPROBLEMS\tSUGGESTIONS\tSTANDARD\tARTIFACT ID\tFILE\tBYTES")
 	for _, f := range body.Artifacts {
 		file := f.Filename
 		if f.Path != "" {
 			file = f.Path
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", f.Preset, f.ArtifactID, name.Escape(file), f.Bytes)
+		status, problems, suggestions, graded := verdictColumns(f.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\n", f.Preset, status, problems, suggestions, graded, f.ArtifactID, name.Escape(file), f.Bytes)
 	}
 	return printed(env, tw.Flush())
+}
+
+// verdictColumns are the table's words for a file's verdict: "-" for a
+// template's file, which the engine does not check, and for the standard
+// of an export without one.
+func verdictColumns(v *httpapi.ExportVerdict) (status, problems, suggestions, graded string) {
+	if v == nil {
+		return "-", "-", "-", "-"
+	}
+	graded = "-"
+	if s := v.Standard; s != nil {
+		graded = fmt.Sprintf("%s: %d pass, %d fail, %d to check", s.ID, s.Summary.Pass, s.Summary.Fail, s.Summary.NotEvaluated)
+	}
+	return v.DeliveryStatus, strconv.Itoa(v.Problems), strconv.Itoa(v.Suggestions), graded
 }
 
 // saveArtifact copies an artifact's bytes into dir under its filename.

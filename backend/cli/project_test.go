@@ -140,6 +140,43 @@ func TestProjectCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "youtube") || !strings.Contains(out, "ARTIFACT ID") {
 		t.Errorf("export table: %d %s", code, out)
 	}
+	// Each file carries the verdict a process run of the same timeline
+	// gives it, and with --standard the clause summary: an LMS file of a
+	// timeline without a language needs attention.
+	code, out, stderr = admin(t, dir, "project", "export", p.ID, "--presets", "youtube,lms", "--standard", "dcmp", "--json")
+	if code != 0 {
+		t.Fatalf("export with a standard: %d %s %s", code, out, stderr)
+	}
+	x = decode[exportBody](t, out)
+	for _, a := range x.Artifacts {
+		_, proc, _ := run(t, "", "process", file, "--preset", a.Preset, "--standard", "dcmp")
+		want := decode[struct {
+			DeliveryStatus string `json:"deliveryStatus"`
+			Report         struct {
+				Remaining []any `json:"remaining"`
+				Standard  struct {
+					Summary struct{ Pass, Fail, NotEvaluated int } `json:"summary"`
+				} `json:"standard"`
+			} `json:"report"`
+		}](t, proc)
+		v := a.Verdict
+		switch {
+		case v == nil:
+			t.Errorf("%s: no verdict: %s", a.Preset, out)
+		case v.DeliveryStatus != want.DeliveryStatus || v.Problems != len(want.Report.Remaining):
+			t.Errorf("%s: verdict %+v; process says %s with %d problems", a.Preset, v, want.DeliveryStatus, len(want.Report.Remaining))
+		case v.Standard == nil || v.Standard.ID != "dcmp" || v.Standard.Summary.Pass != want.Report.Standard.Summary.Pass ||
+			v.Standard.Summary.Fail != want.Report.Standard.Summary.Fail || v.Standard.Summary.NotEvaluated != want.Report.Standard.Summary.NotEvaluated:
+			t.Errorf("%s: standard %+v; process says %+v", a.Preset, v.Standard, want.Report.Standard.Summary)
+		}
+	}
+	if len(x.Artifacts) != 2 || x.Artifacts[1].Verdict == nil || x.Artifacts[1].Verdict.DeliveryStatus != "needs_attention" {
+		t.Errorf("the LMS file should need attention: %s", out)
+	}
+	code, out, _ = admin(t, dir, "project", "export", p.ID, "--presets", "lms", "--standard", "dcmp")
+	if code != 0 || !strings.Contains(out, "needs_attention") || !strings.Contains(out, "dcmp: ") {
+		t.Errorf("export table with a verdict: %d %s", code, out)
+	}
 	if code, out, _ := admin(t, dir, "project", "export", p.ID, "--presets", "nope", "--json"); code != 1 || !strings.Contains(out, `"bad_request"`) {
 		t.Errorf("export unknown preset: %d %s", code, out)
 	}

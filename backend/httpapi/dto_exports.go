@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/project"
+	"github.com/captionqa/captionqa/backend/standard"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -42,6 +43,36 @@ type ExportedFile struct {
 	ContentType string  `json:"contentType"`
 	Bytes       int64   `json:"bytes"`
 	SHA256      string  `json:"sha256"`
+	// Verdict is what the engine found of a preset's file; absent for a
+	// template's.
+	Verdict *ExportVerdict `json:"verdict,omitempty"`
+}
+
+// ExportVerdict is the verdict of one exported file (the contract's
+// ExportVerdict).
+type ExportVerdict struct {
+	DeliveryStatus string           `json:"deliveryStatus"`
+	Problems       int              `json:"problems"`
+	Suggestions    int              `json:"suggestions"`
+	Standard       *StandardVerdict `json:"standard,omitempty"`
+}
+
+// StandardVerdict is a graded file's clause summary.
+type StandardVerdict struct {
+	ID      string           `json:"id"`
+	Title   string           `json:"title"`
+	Summary standard.Summary `json:"summary"`
+}
+
+func newExportVerdict(v *project.Verdict) *ExportVerdict {
+	if v == nil {
+		return nil
+	}
+	out := &ExportVerdict{DeliveryStatus: string(v.Status), Problems: v.Problems, Suggestions: v.Suggestions}
+	if s := v.Standard; s != nil {
+		out.Standard = &StandardVerdict{ID: s.ID, Title: s.Title, Summary: s.Summary}
+	}
+	return out
 }
 
 // NewExportCreated returns the 201 body of e.
@@ -52,7 +83,7 @@ func NewExportCreated(e *project.Export) ExportCreated {
 		Artifacts:             make([]ExportedFile, 0, len(e.Artifacts))}
 	for _, a := range e.Artifacts {
 		f := ExportedFile{ArtifactID: a.ID, Preset: a.Preset, Filename: a.Filename,
-			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256}
+			ContentType: a.ContentType, Bytes: a.Bytes, SHA256: a.SHA256, Verdict: newExportVerdict(a.Verdict)}
 		if id, ok := strings.CutPrefix(a.Preset, project.TemplatePresetPrefix); ok {
 			f.TemplateID = &id
 		}

@@ -53,6 +53,10 @@ type Artifact struct {
 	Bytes       int64
 	SHA256      string // hex
 	CreatedAt   time.Time
+	// Verdict is what the engine found of a preset's file, set by
+	// [Exporter.Export]; nil for a template's file, which the engine
+	// does not check, and for an artifact read back from the store.
+	Verdict *Verdict
 }
 
 // RunCount is the run an export counts against a daily pool in the same

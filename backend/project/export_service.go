@@ -242,7 +242,7 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 		ext, ctype := FileType(res.Report.OutputFormat)
 		put(Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
 			BlobKey: ArtifactPrefix + e.ID + "/" + p + "." + ext, Filename: base + "-" + p + "." + ext,
-			ContentType: ctype, CreatedAt: e.CreatedAt}, res.Output)
+			ContentType: ctype, CreatedAt: e.CreatedAt, Verdict: verdictOf(res)}, res.Output)
 	}
 	if runErr == nil {
 		for _, id := range in.TemplateIDs {

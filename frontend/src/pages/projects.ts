@@ -23,7 +23,7 @@ import {
 import { clock, type Cue } from "../captions";
 import { announce, formatDate, h, replace } from "../dom";
 import { errorBox } from "../ui/notice";
-import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS } from "../ui/labels";
+import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS, statusTag as deliveryTag } from "../ui/labels";
 import { timeline } from "../ui/timeline";
 
 const PAGE_SIZE = 20;
@@ -533,11 +533,33 @@ function exportSection(client: Client, d: ProjectDetail): HTMLElement {
   return h("section", { class: "card", "aria-labelledby": "export-h" }, h("h3", { id: "export-h" }, "Export"), form, err.el, out);
 }
 
+type ExportVerdict = NonNullable<ExportCreated["artifacts"][number]["verdict"]>;
+
+/** exportHeadline says whether the files can go out as they are. */
+function exportHeadline(res: ExportCreated): string {
+  const attention = res.artifacts.filter((a) => a.verdict?.deliveryStatus === "needs_attention").length;
+  if (attention === 0) return "Export ready.";
+  return attention === res.artifacts.length && attention === 1
+    ? "Exported, but the file needs attention before delivery."
+    : `Exported, but ${attention} of ${res.artifacts.length} files need attention before delivery.`;
+}
+
+/** verdictText counts a file's problems and, when graded, its clauses. */
+function verdictText(v: ExportVerdict): string {
+  const n = (k: number, one: string, many: string) => `${k.toLocaleString()} ${k === 1 ? one : many}`;
+  const parts = [n(v.problems, "problem", "problems"), n(v.suggestions, "suggestion", "suggestions")];
+  if (v.standard) {
+    const s = v.standard.summary;
+    parts.push(`${STANDARD_LABELS[v.standard.id] ?? v.standard.title}: ${s.pass} pass, ${s.fail} fail, ${s.notEvaluated} to check by hand`);
+  }
+  return parts.join(" · ");
+}
+
 function exportResult(client: Client, res: ExportCreated, showError: (m: string) => void): HTMLElement {
   return h(
     "div",
     { id: "export-result", "data-export-id": res.exportId },
-    h("p", null, h("strong", null, "Export ready. "), `Revision ${res.irRevision}, export `, h("code", null, res.exportId), "."),
+    h("p", { id: "export-verdict" }, h("strong", null, exportHeadline(res)), ` Revision ${res.irRevision}, export `, h("code", null, res.exportId), "."),
     h(
       "ul",
       { id: "export-artifacts", class: "artifacts" },
@@ -562,7 +584,14 @@ function exportResult(client: Client, res: ExportCreated, showError: (m: string)
             btn.disabled = false;
           }
         });
-        return h("li", { "data-preset": a.preset }, h("span", { class: "artifact-preset" }, PRESET_LABELS[a.preset as Preset] ?? a.preset), h("code", null, a.filename), btn);
+        return h(
+          "li",
+          { "data-preset": a.preset, "data-status": a.verdict?.deliveryStatus ?? "" },
+          h("span", { class: "artifact-preset" }, PRESET_LABELS[a.preset as Preset] ?? a.preset),
+          ...(a.verdict ? [deliveryTag(a.verdict.deliveryStatus), h("span", { class: "artifact-verdict" }, verdictText(a.verdict))] : []),
+          h("code", null, a.filename),
+          btn,
+        );
       }),
     ),
   );

@@ -38,6 +38,12 @@ const STATUS: Record<DeliveryStatus, { icon: string; text: string }> = {
   needs_attention: { icon: "!", text: "Needs attention" },
 };
 
+/** statusTag renders a delivery status as an inline symbol + text. */
+export function statusTag(s: DeliveryStatus): HTMLElement {
+  const v = STATUS[s] ?? { icon: "?", text: s };
+  return h("span", { class: `badge status-${s}`, "data-status": s }, h("span", { "aria-hidden": "true", class: "badge-icon" }, v.icon), " ", v.text);
+}
+
 /** statusBadge renders a delivery status as symbol + text. */
 export function statusBadge(id: string, label: string, s: DeliveryStatus): HTMLElement {
   const v = STATUS[s] ?? { icon: "?", text: s };
