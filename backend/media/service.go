@@ -228,8 +228,8 @@ func (u PartURL) On(origin string) string {
 // blob store's presigned ones when the service has a
 // [Options.Presigner]. A presigned URL takes exactly its part's bytes
 // (the store refuses any other length). Errors come from the presigner
-// only: [apperr.Unavailable] (details.retryAfterSeconds) when the store
-// must be asked its region and cannot be reached.
+// only (package s3blob's sends no request: it learned the bucket's region
+// when it opened).
 func (s *Service) URLs(ctx context.Context, sess *Session) ([]PartURL, error) {
 	if sess.Status != Pending {
 		return nil, nil

@@ -3,7 +3,7 @@ package s3blob
 import (
 	"context"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/captionqa/captionqa/backend/blob"
 )
@@ -19,7 +19,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
 		return s.fail(ctx, "delete", key, err)
 	}
-	if err := s.core.RemoveObject(ctx, s.bucket, key, minio.RemoveObjectOptions{}); err != nil {
+	if _, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key}); err != nil {
 		return s.fail(ctx, "delete", key, err)
 	}
 	return nil

@@ -9,7 +9,8 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/minio/minio-go/v7"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/smithy-go"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 )
@@ -33,18 +34,17 @@ func (s *Store) fail(ctx context.Context, op, key string, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		return fmt.Errorf("s3blob: %s: %w", what, cerr)
 	}
-	var resp minio.ErrorResponse
-	if errors.As(err, &resp) {
+	if resp, ok := answerOf(err); ok {
 		switch {
-		case resp.StatusCode == http.StatusForbidden, resp.Code == "XAdminUserNotFound":
+		case resp.status == http.StatusForbidden, resp.code == "XAdminUserNotFound":
 			// versitygw answers an unknown access key 404 XAdminUserNotFound
 			// where AWS answers 403 InvalidAccessKeyId.
 			return fmt.Errorf("s3blob: %s: access denied to %s (%s): check the credentials (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY) and the bucket's policy: %w",
-				what, s.where, resp.Code, err)
-		case resp.Code == minio.NoSuchBucket:
+				what, s.where, resp.code, err)
+		case resp.code == "NoSuchBucket":
 			return fmt.Errorf("s3blob: %s: %s does not exist: %w", what, s.where, err)
-		case resp.StatusCode >= 500, resp.StatusCode == http.StatusTooManyRequests, resp.Code == "SlowDown":
-			return unavailable(fmt.Errorf("s3blob: %s: %s answers %d %s: %w", what, s.where, resp.StatusCode, resp.Code, err))
+		case resp.status >= 500, resp.status == http.StatusTooManyRequests, resp.code == "SlowDown":
+			return unavailable(fmt.Errorf("s3blob: %s: %s answers %d %s: %w", what, s.where, resp.status, resp.code, err))
 		}
 		return fmt.Errorf("s3blob: %s: %w", what, err)
 	}
@@ -52,6 +52,33 @@ func (s *Store) fail(ctx context.Context, op, key string, err error) error {
 		return unavailable(fmt.Errorf("s3blob: %s: %s: %w", what, s.where, err))
 	}
 	return fmt.Errorf("s3blob: %s: %w", what, err)
+}
+
+// answer is what the store said to a request that failed.
+type answer struct {
+	status int // HTTP's
+	// code is S3's error code, or the SDK's name for the status when the
+	// answer has no body (a HEAD's).
+	code   string
+	header http.Header
+}
+
+// answerOf returns the store's answer carried by err, the SDK's error of
+// a request; ok is false when the store did not answer (or err is not a
+// request's).
+func answerOf(err error) (a answer, ok bool) {
+	// The SDK reports a request it could not send as a ResponseError too,
+	// of status 0 and no response.
+	var re *awshttp.ResponseError
+	if !errors.As(err, &re) || re.Response == nil || re.Response.Response == nil || re.HTTPStatusCode() == 0 {
+		return answer{}, false
+	}
+	a = answer{status: re.HTTPStatusCode(), header: re.Response.Header}
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		a.code = api.ErrorCode()
+	}
+	return a, true
 }
 
 // unreachable reports whether err is a failure to talk to the store at all

@@ -2,14 +2,14 @@ package s3blob
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
@@ -37,30 +37,29 @@ func (s *Store) Get(ctx context.Context, key string, rng *blob.Range) (io.ReadCl
 	if rng != nil && (rng.Start < 0 || rng.Length < -1 || rng.Length == 0) {
 		return s.emptyRange(ctx, key, rng)
 	}
-	var opts minio.GetObjectOptions
+	in := &s3.GetObjectInput{Bucket: &s.bucket, Key: &key}
 	ranged := rng != nil && (rng.Length > 0 || rng.Start > 0)
 	if ranged && rng.Length > 0 {
-		_ = opts.SetRange(rng.Start, rng.Start+rng.Length-1) // valid: 0 <= Start <= end
+		in.Range = aws.String(fmt.Sprintf("bytes=%d-%d", rng.Start, rng.Start+rng.Length-1))
 	} else if ranged {
-		_ = opts.SetRange(rng.Start, 0) // bytes=Start-
+		in.Range = aws.String(fmt.Sprintf("bytes=%d-", rng.Start))
 	}
-	body, oi, header, err := s.core.GetObject(ctx, s.bucket, key, opts)
+	out, err := s.client.GetObject(ctx, in)
 	if err != nil {
-		var resp minio.ErrorResponse
-		if ranged && errors.As(err, &resp) && resp.StatusCode == http.StatusRequestedRangeNotSatisfiable {
+		if resp, ok := answerOf(err); ranged && ok && resp.status == http.StatusRequestedRangeNotSatisfiable {
 			// Start is at or past the end: empty when at it.
 			return s.emptyRange(ctx, key, rng)
 		}
 		return nil, blob.Info{}, s.getFailed(ctx, key, err)
 	}
-	info := blob.Info{Key: key, Size: oi.Size, ETag: etag(oi.ETag), ModTime: modTime(oi.LastModified)}
+	info := blob.Info{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), ModTime: modTime(aws.ToTime(out.LastModified))}
 	if ranged {
-		if info.Size, err = totalSize(header.Get("Content-Range")); err != nil {
-			body.Close()
+		if info.Size, err = totalSize(aws.ToString(out.ContentRange)); err != nil {
+			out.Body.Close()
 			return nil, blob.Info{}, fmt.Errorf("s3blob: get %s: %w", key, err)
 		}
 	}
-	return body, info, nil
+	return out.Body, info, nil
 }
 
 // emptyRange answers a range that reads nothing or is invalid, from a
@@ -80,17 +79,16 @@ func (s *Store) emptyRange(ctx context.Context, key string, rng *blob.Range) (io
 
 // stat returns the Info of key's object. Errors: those of [Store.Get].
 func (s *Store) stat(ctx context.Context, key string) (blob.Info, error) {
-	oi, err := s.core.StatObject(ctx, s.bucket, key, minio.StatObjectOptions{})
+	out, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
 	if err != nil {
 		return blob.Info{}, s.getFailed(ctx, key, err)
 	}
-	return blob.Info{Key: key, Size: oi.Size, ETag: etag(oi.ETag), ModTime: modTime(oi.LastModified)}, nil
+	return blob.Info{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), ModTime: modTime(aws.ToTime(out.LastModified))}, nil
 }
 
 // getFailed is [Store.fail] with a missing object as [apperr.NotFound].
 func (s *Store) getFailed(ctx context.Context, key string, err error) error {
-	var resp minio.ErrorResponse
-	if errors.As(err, &resp) && resp.StatusCode == http.StatusNotFound && resp.Code != minio.NoSuchBucket {
+	if resp, ok := answerOf(err); ok && resp.status == http.StatusNotFound && resp.code != "NoSuchBucket" {
 		return apperr.New(apperr.NotFound, "blob not found").Wrap(err)
 	}
 	return s.fail(ctx, "get", key, err)

@@ -3,8 +3,11 @@ package s3blob
 import (
 	"context"
 	"iter"
+	"net/url"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/captionqa/captionqa/backend/blob"
 )
@@ -26,17 +29,29 @@ func (s *Store) List(ctx context.Context, prefix string) iter.Seq2[blob.Info, er
 			yield(blob.Info{}, s.fail(ctx, "list", prefix, err))
 			return
 		}
-		opts := minio.ListObjectsOptions{Prefix: prefix, Recursive: true}
-		for obj := range s.core.ListObjectsIter(ctx, s.bucket, opts) {
-			if obj.Err != nil {
-				yield(blob.Info{}, s.fail(ctx, "list", prefix, obj.Err))
+		// Keys come URL-encoded (encoding-type=url) when the store can:
+		// XML 1.0 cannot carry every byte a key of another tool may hold.
+		pages := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: &s.bucket, Prefix: &prefix, EncodingType: types.EncodingTypeUrl})
+		for pages.HasMorePages() {
+			page, err := pages.NextPage(ctx)
+			if err != nil {
+				yield(blob.Info{}, s.fail(ctx, "list", prefix, err))
 				return
 			}
-			if blob.CheckKey(obj.Key) != nil {
-				continue
-			}
-			if !yield(blob.Info{Key: obj.Key, Size: obj.Size, ETag: etag(obj.ETag), ModTime: modTime(obj.LastModified)}, nil) {
-				return
+			for _, obj := range page.Contents {
+				key := aws.ToString(obj.Key)
+				if page.EncodingType == types.EncodingTypeUrl {
+					if key, err = url.QueryUnescape(key); err != nil {
+						continue // a key the store did not encode well: not ours
+					}
+				}
+				if blob.CheckKey(key) != nil {
+					continue
+				}
+				info := blob.Info{Key: key, Size: aws.ToInt64(obj.Size), ETag: etag(obj.ETag), ModTime: modTime(aws.ToTime(obj.LastModified))}
+				if !yield(info, nil) {
+					return
+				}
 			}
 		}
 	}

@@ -7,7 +7,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 )
 
 // firstRead is how much of an unknown-size content is read before the
@@ -23,7 +25,7 @@ const abortTimeout = 30 * time.Second
 // be retried; a streamed body cannot). A content that turns out to fit in
 // one part goes up as one PUT. A failed upload is aborted, so its parts
 // do not stay behind.
-func (s *Store) putParts(ctx context.Context, key string, sr *sizedReader, size int64) (string, error) {
+func (s *Store) putParts(ctx context.Context, key string, sr *sizedReader, size int64) (*string, error) {
 	psize := s.partSize
 	if size > 0 {
 		psize = max(psize, (size+maxParts-1)/maxParts)
@@ -40,14 +42,18 @@ func (s *Store) putParts(ctx context.Context, key string, sr *sizedReader, size 
 	switch err {
 	case nil:
 	case io.EOF, io.ErrUnexpectedEOF:
-		info, err := s.core.PutObject(ctx, s.bucket, key, bytes.NewReader(buf[:k]), int64(k), "", "", minio.PutObjectOptions{})
-		return info.ETag, err
+		out, err := s.client.PutObject(ctx, &s3.PutObjectInput{Bucket: &s.bucket, Key: &key,
+			Body: bytes.NewReader(buf[:k]), ContentLength: aws.Int64(int64(k))})
+		if err != nil {
+			return nil, err
+		}
+		return out.ETag, nil
 	default:
-		return "", err
+		return nil, err
 	}
-	id, err := s.core.NewMultipartUpload(ctx, s.bucket, key, minio.PutObjectOptions{})
+	up, err := s.client.CreateMultipartUpload(ctx, &s3.CreateMultipartUploadInput{Bucket: &s.bucket, Key: &key})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	completed := false
 	defer func() {
@@ -59,19 +65,20 @@ func (s *Store) putParts(ctx context.Context, key string, sr *sizedReader, size 
 		// removes them.
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), abortTimeout)
 		defer cancel()
-		_ = s.core.AbortMultipartUpload(actx, s.bucket, key, id)
+		_, _ = s.client.AbortMultipartUpload(actx, &s3.AbortMultipartUploadInput{Bucket: &s.bucket, Key: &key, UploadId: up.UploadId})
 	}()
-	var parts []minio.CompletePart
+	var parts []types.CompletedPart
 	last := false
-	for num := 1; ; num++ {
+	for num := int32(1); ; num++ {
 		if num > maxParts {
-			return "", fmt.Errorf("the content has more than %d parts of %d bytes; give its size", maxParts, psize)
+			return nil, fmt.Errorf("the content has more than %d parts of %d bytes; give its size", maxParts, psize)
 		}
-		p, err := s.core.PutObjectPart(ctx, s.bucket, key, id, num, bytes.NewReader(buf[:k]), int64(k), minio.PutObjectPartOptions{})
+		p, err := s.client.UploadPart(ctx, &s3.UploadPartInput{Bucket: &s.bucket, Key: &key, UploadId: up.UploadId,
+			PartNumber: aws.Int32(num), Body: bytes.NewReader(buf[:k]), ContentLength: aws.Int64(int64(k))})
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		parts = append(parts, minio.CompletePart{PartNumber: num, ETag: p.ETag})
+		parts = append(parts, types.CompletedPart{PartNumber: aws.Int32(num), ETag: p.ETag})
 		if last {
 			break
 		}
@@ -82,13 +89,14 @@ func (s *Store) putParts(ctx context.Context, key string, sr *sizedReader, size 
 		if err == io.ErrUnexpectedEOF {
 			last = true
 		} else if err != nil {
-			return "", err
+			return nil, err
 		}
 	}
-	info, err := s.core.CompleteMultipartUpload(ctx, s.bucket, key, id, parts, minio.PutObjectOptions{})
+	out, err := s.client.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: &s.bucket, Key: &key,
+		UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	completed = true
-	return info.ETag, nil
+	return out.ETag, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/internal/s3test"
 )
@@ -29,7 +31,7 @@ func smallParts(t *testing.T) *Store {
 // uploads returns the multipart uploads in progress in s's bucket.
 func uploads(t *testing.T, s *Store) int {
 	t.Helper()
-	res, err := s.core.ListMultipartUploads(context.Background(), s.bucket, "", "", "", "", 1000)
+	res, err := s.client.ListMultipartUploads(context.Background(), &s3.ListMultipartUploadsInput{Bucket: &s.bucket})
 	if err != nil {
 		t.Fatal(err)
 	}

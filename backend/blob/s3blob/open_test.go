@@ -94,3 +94,19 @@ func TestOpenChecksTheBucket(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenDefaults opens a bucket from a URL that gives only the endpoint:
+// the region comes from the store, and a store that is not AWS is reached
+// with the bucket in the path.
+func TestOpenDefaults(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tg := s3test.Bucket(t)
+	s, err := s3blob.Open(ctx, "s3://"+tg.Bucket+"?endpoint="+tg.Endpoint, s3blob.Options{AccessKey: tg.AccessKey, SecretKey: tg.SecretKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Put(ctx, "k", strings.NewReader("x"), 1); err != nil {
+		t.Errorf("put: %v", err)
+	}
+}

@@ -3,10 +3,10 @@ package s3blob
 import (
 	"context"
 	"mime"
-	"net/http"
-	"net/url"
-	"strconv"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
@@ -37,43 +37,43 @@ func (s *Store) PresignGet(ctx context.Context, key string, expires time.Duratio
 	if _, err := s.stat(ctx, key); err != nil {
 		return "", err
 	}
-	params := url.Values{}
+	in := &s3.GetObjectInput{Bucket: &s.bucket, Key: &key}
 	if downloadName != "" {
-		params.Set("response-content-disposition", mime.FormatMediaType("attachment", map[string]string{"filename": downloadName}))
+		in.ResponseContentDisposition = aws.String(mime.FormatMediaType("attachment", map[string]string{"filename": downloadName}))
 	}
-	u, err := s.core.PresignedGetObject(ctx, s.bucket, key, expires, params)
+	req, err := s3.NewPresignClient(s.client).PresignGetObject(ctx, in, s3.WithPresignExpires(expires))
 	if err != nil {
 		return "", s.fail(ctx, "presign", key, err)
 	}
-	return u.String(), nil
+	return req.URL, nil
 }
 
 // PresignPut returns a URL that stores the body of a PUT as key's object
 // (replacing any there) until expires has passed. The signature covers
 // Content-Length: size, so the PUT must declare exactly size bytes (a
 // chunked PUT, or one of another length, is refused by the store with 403):
-// whoever holds the URL cannot store more than the caller meant. The
+// whoever holds the URL cannot store more than the caller meant. SigV4, as
+// the SDK signs, covers no Content-Length of 0, which would leave an empty
+// object's URL open to any body: an empty object has no presigned PUT. The
 // store's answer carries the object's ETag, the one [Store.List] and
 // [Store.Get] give. The URL carries a signature, never the secret; making
-// it sends no request unless the client must first ask the bucket's
-// region. Errors: [apperr.BadRequest] for an invalid key, a size outside
-// 0 to 5 GiB (one PUT's limit) or expires outside 1 s to 7 days; ctx's
-// error when it is done; [apperr.Unavailable] (details
-// "retryAfterSeconds") when the store cannot be reached.
+// it sends no request. Errors: [apperr.BadRequest] for an invalid key, a
+// size outside 1 byte to 5 GiB (one PUT's limit) or expires outside 1 s to
+// 7 days; else only the SDK's failure to sign, wrapped.
 func (s *Store) PresignPut(ctx context.Context, key string, size int64, expires time.Duration) (string, error) {
 	if err := blob.CheckKey(key); err != nil {
 		return "", err
 	}
-	if size < 0 || size > maxSinglePut {
-		return "", apperr.New(apperr.BadRequest, "a presigned PUT holds 0 to %d bytes, not %d", int64(maxSinglePut), size)
+	if size < 1 || size > maxSinglePut {
+		return "", apperr.New(apperr.BadRequest, "a presigned PUT holds 1 to %d bytes, not %d", int64(maxSinglePut), size)
 	}
 	if expires < time.Second || expires > maxPresign {
 		return "", apperr.New(apperr.BadRequest, "a presigned link lives 1 second to 7 days, not %v", expires)
 	}
-	signed := http.Header{"Content-Length": {strconv.FormatInt(size, 10)}}
-	u, err := s.core.PresignHeader(ctx, http.MethodPut, s.bucket, key, expires, nil, signed)
+	in := &s3.PutObjectInput{Bucket: &s.bucket, Key: &key, ContentLength: aws.Int64(size)}
+	req, err := s3.NewPresignClient(s.client).PresignPutObject(ctx, in, s3.WithPresignExpires(expires))
 	if err != nil {
 		return "", s.fail(ctx, "presign", key, err)
 	}
-	return u.String(), nil
+	return req.URL, nil
 }

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
@@ -41,7 +42,7 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64) (b
 		return blob.Info{}, s.fail(ctx, "put", key, err)
 	}
 	sr := &sizedReader{r: r, size: size}
-	var tag string
+	var tag *string
 	var err error
 	if size >= 0 && size <= s.maxSinglePut {
 		tag, err = s.putSingle(ctx, key, sr, size)
@@ -57,17 +58,29 @@ func (s *Store) Put(ctx context.Context, key string, r io.Reader, size int64) (b
 	return blob.Info{Key: key, Size: n, ETag: etag(tag), ModTime: modTime(s.now())}, nil
 }
 
-// putSingle sends the content as one PUT whose body streams from sr.
-func (s *Store) putSingle(ctx context.Context, key string, sr *sizedReader, size int64) (string, error) {
+// putSingle sends the content as one PUT whose body streams from sr,
+// aws-chunked (see chunked.go). The body is read once, as it goes, so a
+// failed attempt is not retried.
+func (s *Store) putSingle(ctx context.Context, key string, sr *sizedReader, size int64) (*string, error) {
+	in := &s3.PutObjectInput{Bucket: &s.bucket, Key: &key, ContentLength: aws.Int64(0)}
+	var opts []func(*s3.Options)
 	if size == 0 {
 		// The client sends no body for an empty object and so never reads
 		// sr: check here that r has nothing either.
 		if err := sr.end(); err != io.EOF {
-			return "", err
+			return nil, err
 		}
+	} else {
+		var n int64
+		in.Body, n = chunked(sr, size)
+		in.ContentLength, in.ContentEncoding = aws.Int64(n), aws.String("aws-chunked")
+		opts = append(opts, s3.WithAPIOptions(chunkedHeaders(size)...), func(o *s3.Options) { o.RetryMaxAttempts = 1 })
 	}
-	info, err := s.core.PutObject(ctx, s.bucket, key, sr, size, "", "", minio.PutObjectOptions{})
-	return info.ETag, err
+	out, err := s.client.PutObject(ctx, in, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out.ETag, nil
 }
 
 // putFailed explains a failed put: r's failure first (a length that does

@@ -10,7 +10,14 @@
 // 16 MiB part (more for objects over 160 GiB) in memory at a time. S3
 // publishes an object only once its upload completes, so a reader that
 // fails, or gives more or fewer bytes than declared, leaves the old
-// object or none, as package fsblob does.
+// object or none, as package fsblob does. The one PUT's body ends with a
+// checksum (chunked.go), so that a store which would keep a body cut short
+// keeps nothing either.
+//
+// The client is the AWS SDK for Go v2's (client.go): its packages do
+// little at init, which every start of the binary pays (captionqa version
+// included), where minio-go's compiled regular expressions and probed the
+// CPU.
 //
 // By default clients reach only the nodes, which move the bytes. When the
 // URL says presign=true, upload parts go straight from the client to the
@@ -23,21 +30,16 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
-	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/credentials"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/captionqa/captionqa/backend/blob"
 )
 
 var _ blob.Store = (*Store)(nil)
-
-// maxRetries bounds the client's attempts at one request (it backs off
-// 0.2 s, 0.4 s, … between them): enough to ride out a dropped connection,
-// few enough that an unreachable store answers 503 within about a second
-// rather than the client's default ten attempts.
-const maxRetries = 3
 
 // Options configure [Open].
 type Options struct {
@@ -53,7 +55,7 @@ type Options struct {
 // Store keeps objects in one bucket. It is safe for concurrent use, also
 // by several processes on several nodes.
 type Store struct {
-	core    *minio.Core
+	client  *s3.Client
 	bucket  string
 	where   string // the bucket and its endpoint, for messages
 	presign bool
@@ -65,13 +67,15 @@ type Store struct {
 
 // Open returns the store of rawURL, s3://BUCKET with optional parameters
 // endpoint=http(s)://HOST[:PORT] (default AWS), region=R (default: asked
-// of the store), pathstyle=true|false (default: chosen by the client;
-// true for a store without per-bucket host names) and presign=true|false
-// (default false: see [Store.Presign]). It checks that the bucket exists
-// and that the credentials may list it, with one request. Errors: [apperr.Unavailable]
-// (details "retryAfterSeconds") when the store cannot be reached; a plain
-// error for a bad URL, missing credentials, a missing bucket or denied
-// access, which are configuration mistakes.
+// of the store, once, here), pathstyle=true|false (default: per-bucket host
+// names on AWS, the bucket in the path on any other endpoint, which seldom
+// has per-bucket host names) and presign=true|false (default false: see
+// [Store.Presign]). It checks that the bucket exists and that the
+// credentials may list it, with one request (two when it must ask the
+// region). Errors: [apperr.Unavailable] (details "retryAfterSeconds") when
+// the store cannot be reached; a plain error for a bad URL, missing
+// credentials, a missing bucket or denied access, which are configuration
+// mistakes.
 func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	cfg, err := parseURL(rawURL)
 	if err != nil {
@@ -85,18 +89,7 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if opts.AccessKey == "" || opts.SecretKey == "" {
 		return nil, errors.New("s3blob: open: no credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
 	}
-	core, err := minio.NewCore(cfg.endpoint.Host, &minio.Options{
-		Creds:        credentials.NewStaticV4(opts.AccessKey, opts.SecretKey, opts.SessionToken),
-		Secure:       cfg.endpoint.Scheme == "https",
-		Region:       cfg.region,
-		BucketLookup: cfg.lookup,
-		MaxRetries:   maxRetries,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("s3blob: open: %w", err)
-	}
 	s := &Store{
-		core:         core,
 		bucket:       cfg.bucket,
 		where:        fmt.Sprintf("bucket %s at %s", cfg.bucket, cfg.endpoint),
 		presign:      cfg.presign,
@@ -107,15 +100,20 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	o := clientOptions(cfg, opts)
+	if o.Region == "" {
+		if o.Region, err = askRegion(ctx, o, cfg); err != nil {
+			return nil, s.fail(ctx, "open", "", err)
+		}
+	}
+	s.client = s3.New(o)
 	// A listing of one key rather than a HEAD of the bucket: a HEAD's
 	// answer has no body, so a 404 cannot tell a missing bucket from an
 	// unknown access key (versitygw answers one so), and List needs the
 	// permission to list anyway.
-	for obj := range core.ListObjectsIter(ctx, cfg.bucket, minio.ListObjectsOptions{MaxKeys: 1}) {
-		if obj.Err != nil {
-			return nil, s.fail(ctx, "open", "", obj.Err)
-		}
-		break
+	_, err = s.client.ListObjectsV2(ctx, &s3.ListObjectsV2Input{Bucket: &s.bucket, MaxKeys: aws.Int32(1)})
+	if err != nil {
+		return nil, s.fail(ctx, "open", "", err)
 	}
 	return s, nil
 }
@@ -126,8 +124,9 @@ func Open(ctx context.Context, rawURL string, opts Options) (*Store, error) {
 // which must be reachable by the clients.
 func (s *Store) Presign() bool { return s.presign }
 
-// etag quotes an ETag as HTTP writes it; the client strips the quotes.
-func etag(tag string) string { return `"` + tag + `"` }
+// etag quotes an ETag as HTTP writes it. The SDK passes on what the store
+// sent, quoted in headers and in most listings but not in every store's.
+func etag(tag *string) string { return `"` + strings.Trim(aws.ToString(tag), `"`) + `"` }
 
 // modTime is the form of every ModTime the store returns: UTC, whole
 // seconds, as HTTP's Last-Modified gives it (a listing gives

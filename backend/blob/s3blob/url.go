@@ -5,22 +5,23 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-
-	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/s3utils"
+	"strings"
 )
 
-// defaultEndpoint is where a URL without endpoint= points: AWS, which
-// the client then routes to the bucket's region.
+// defaultEndpoint is where a URL without endpoint= points: AWS, whose
+// regional endpoint the client then derives from the bucket's region.
 const defaultEndpoint = "https://s3.amazonaws.com"
 
 // config is what a store URL says.
 type config struct {
 	bucket   string
 	endpoint *url.URL // scheme and host only
-	region   string   // "" lets the client ask the bucket's location
+	custom   bool     // endpoint= was given, rather than AWS by default
+	region   string   // "" asks the store (see askRegion)
 	presign  bool
-	lookup   minio.BucketLookupType
+	// pathStyle puts the bucket in the path (http://HOST/BUCKET/KEY)
+	// rather than in the host name (http://BUCKET.HOST/KEY).
+	pathStyle bool
 }
 
 // parseURL reads s3://BUCKET?endpoint=URL&region=R&presign=BOOL&pathstyle=BOOL.
@@ -45,19 +46,20 @@ func parseURL(raw string) (config, error) {
 	if u.Host == "" {
 		return config{}, errors.New("s3blob: store URL names no bucket: want s3://BUCKET")
 	}
-	if err := s3utils.CheckValidBucketNameStrict(u.Host); err != nil {
+	if err := checkBucket(u.Host); err != nil {
 		return config{}, fmt.Errorf("s3blob: store URL bucket %q: %w", u.Host, err)
 	}
 	if u.Path != "" && u.Path != "/" {
 		return config{}, fmt.Errorf("s3blob: store URL s3://%s%s: a key prefix is not supported, give the bucket alone", u.Host, u.Path)
 	}
-	c := config{bucket: u.Host, lookup: minio.BucketLookupAuto}
+	c := config{bucket: u.Host}
 	endpoint := defaultEndpoint
+	var pathStyle *bool // nil: chosen by the endpoint, below
 	for name, values := range u.Query() {
 		v := values[len(values)-1]
 		switch name {
 		case "endpoint":
-			endpoint = v
+			endpoint, c.custom = v, true
 		case "region":
 			c.region = v
 		case "presign":
@@ -69,10 +71,7 @@ func parseURL(raw string) (config, error) {
 			if err != nil {
 				return config{}, fmt.Errorf("s3blob: store URL pathstyle=%q: want true or false", v)
 			}
-			c.lookup = minio.BucketLookupDNS
-			if path {
-				c.lookup = minio.BucketLookupPath
-			}
+			pathStyle = &path
 		default:
 			return config{}, fmt.Errorf("s3blob: store URL parameter %q unknown: endpoint, region, presign and pathstyle are", name)
 		}
@@ -80,7 +79,18 @@ func parseURL(raw string) (config, error) {
 	if c.endpoint, err = parseEndpoint(endpoint); err != nil {
 		return config{}, err
 	}
+	c.pathStyle = !isAWS(c.endpoint.Hostname())
+	if pathStyle != nil {
+		c.pathStyle = *pathStyle
+	}
 	return c, nil
+}
+
+// isAWS reports whether host is one of AWS S3's, which all give each
+// bucket a host name of its own; other stores (MinIO, Ceph, versitygw)
+// mostly serve one host name, the bucket in the path.
+func isAWS(host string) bool {
+	return strings.HasSuffix(host, ".amazonaws.com") || strings.HasSuffix(host, ".amazonaws.com.cn")
 }
 
 // parseEndpoint accepts http(s)://HOST[:PORT] with nothing after it: the

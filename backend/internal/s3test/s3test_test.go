@@ -2,11 +2,14 @@ package s3test_test
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"github.com/captionqa/captionqa/backend/internal/s3test"
 )
@@ -22,7 +25,7 @@ func TestBucket(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.PutObject(ctx, first.Bucket, "a/b", strings.NewReader("x"), 1, minio.PutObjectOptions{}); err != nil {
+		if _, err := c.PutObject(ctx, &s3.PutObjectInput{Bucket: &first.Bucket, Key: aws.String("a/b"), Body: strings.NewReader("x")}); err != nil {
 			t.Fatalf("put: %v", err)
 		}
 	})
@@ -34,15 +37,19 @@ func TestBucket(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := c.BucketExists(ctx, first.Bucket); err != nil || ok {
+	// A HEAD of a bucket that is not there answers 404, NotFound.
+	_, err = c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &first.Bucket})
+	var missing *types.NotFound
+	if ok := err == nil; ok || !errors.As(err, &missing) {
 		t.Errorf("first bucket after its test: exists %v, %v; want removed", ok, err)
 	}
 	n := 0
-	for obj := range c.ListObjectsIter(ctx, second.Bucket, minio.ListObjectsOptions{Recursive: true}) {
-		if obj.Err != nil {
-			t.Fatal(obj.Err)
+	for pages := s3.NewListObjectsV2Paginator(c, &s3.ListObjectsV2Input{Bucket: &second.Bucket}); pages.HasMorePages(); {
+		page, err := pages.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
 		}
-		n++
+		n += len(page.Contents)
 	}
 	if n != 0 {
 		t.Errorf("new bucket holds %d objects", n)
