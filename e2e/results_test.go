@@ -905,3 +905,44 @@ func TestResultsImpactTags(t *testing.T) {
 	}
 	b.shots("r6-impact")
 }
+
+// TestResultsCountEveryProblem: past the API's 100 entries a code, a
+// table counts every problem of its list, says how many it does not list,
+// and agrees with its section's heading.
+func TestResultsCountEveryProblem(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	var srt strings.Builder
+	const cues = 130
+	for i := range cues {
+		fmt.Fprintf(&srt, "%d\n00:%02d:%02d,000 --> 00:%02d:%02d,400\nThis line of caption text goes on well beyond the forty-two characters allowed\n\n",
+			i+1, i/60, i%60, i/60, i%60)
+	}
+	runQA(t, b, "long.srt", srt.String(), "generic", "warn-only", "")
+	want := apiProcess(t, e, "long.srt", srt.String(), map[string]string{"preset": "generic", "fixProfile": "warn-only"})
+	listed := len(want.Report.Remaining) + len(want.Suggestions)
+	total := listed
+	for _, o := range want.Report.Omitted {
+		if o.List == "remaining" {
+			total += o.Count
+		}
+	}
+	for _, o := range want.Omitted {
+		if o.List == "suggestions" {
+			total += o.Count
+		}
+	}
+	if total <= listed {
+		t.Fatalf("the fixture leaves nothing out: %d listed, %d in all", listed, total)
+	}
+	head := b.text("#delivery-problems-h")
+	if wantHead := fmt.Sprintf("Problems in the delivery (%d)", total); head != wantHead {
+		t.Errorf("heading %q, want %q", head, wantHead)
+	}
+	if got, wantCount := b.text("#delivery-count"), fmt.Sprintf("Showing %d of %d problems (%d not listed; counted below the table)", listed, total, total-listed); got != wantCount {
+		t.Errorf("count %q, want %q", got, wantCount)
+	}
+	b.shots("35-results-counted")
+}

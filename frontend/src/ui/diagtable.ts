@@ -35,6 +35,8 @@ export interface TableOptions {
   empty: string;
   /** where words a cue for row labels: "of the delivery". */
   where: string;
+  /** total counts every entry of the list, those the API left out of it too (its omitted); default the rows given. */
+  total?: number;
 }
 
 interface Column {
@@ -212,7 +214,11 @@ export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: n
     if (rows.length === 0) {
       tbody.appendChild(h("tr", null, h("td", { colspan: columns.length, class: "muted" }, diags.length ? "Nothing matches the filters." : o.empty)));
     }
-    count.textContent = `Showing ${rows.length} of ${diags.length} ${o.noun}`;
+    const total = Math.max(o.total ?? diags.length, diags.length);
+    count.textContent =
+      total > diags.length
+        ? `Showing ${rows.length.toLocaleString("en")} of ${total.toLocaleString("en")} ${o.noun} (${(total - diags.length).toLocaleString("en")} not listed; counted below the table)`
+        : `Showing ${rows.length.toLocaleString("en")} of ${total.toLocaleString("en")} ${o.noun}`;
   }
   draw();
 

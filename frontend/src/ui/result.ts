@@ -79,6 +79,17 @@ function listsOf(r: RunResult): Lists {
   };
 }
 
+/** totalsOf counts every entry of each list, the ones the API left out of it (omitted) too. */
+function totalsOf(r: RunResult): Record<Space, number> {
+  const lists = listsOf(r);
+  const om = r.report.omitted;
+  return {
+    source: lists.source.length + omittedCount(om, "diagnostics", undefined, [STRIP]),
+    delivery: lists.delivery.length + omittedCount(om, "remaining") + omittedCount(r.omitted, "suggestions"),
+    aided: aidedDistinct(r) ? lists.aided.length + omittedCount(r.aidedReport?.omitted, "remaining") : 0,
+  };
+}
+
 function section(id: string, title: string, ...children: (Node | string | null)[]): HTMLElement {
   return h("section", { id, class: "card", "aria-labelledby": `${id}-h` }, h("h3", { id: `${id}-h` }, title), ...children);
 }
@@ -102,8 +113,9 @@ export function resultView(st: ResultState, remainingText: string): HTMLElement 
     tl.select(space, cue);
     renderDetail(detail, st, lists, space, cue);
   };
+  const totals = totalsOf(r);
   const tableOf = (space: Space, id: string, caption: string, noun: string, empty: string) =>
-    diagTable(lists[space], st.tables[space], (c) => select(space, c), { id, caption, line: space === "source", noun, empty, where: SPACE_WORDS[space].of });
+    diagTable(lists[space], st.tables[space], (c) => select(space, c), { id, caption, line: space === "source", noun, empty, where: SPACE_WORDS[space].of, total: totals[space] });
   tables.delivery = tableOf("delivery", "delivery", "Problems in the delivery", "problems", "No problems.");
   if (aided) tables.aided = tableOf("aided", "aided", "Problems left in the aided output", "problems", "No problems.");
   tables.source = tableOf("source", "diag", "Found in the uploaded file", "findings", "No problems found.");
