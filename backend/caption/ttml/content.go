@@ -22,13 +22,15 @@ func (r *reader) readBody(body *node) {
 	r.clip(root, 0, inf, false)
 	r.paragraphs(root)
 	if r.openCues > 0 {
+		end := caption.FormatClock(r.suppliedEnd(0))
 		if r.hasTime {
-			r.d.Warn(caption.CodeInvalidTimestamp, body.line,
-				"%d cue(s) have no end anywhere in the document; they end at its latest time, %s",
-				r.openCues, caption.FormatClock(r.latest))
+			r.d.Warn(caption.CodeEndSupplied, r.openLine,
+				"%d cue(s) have no end anywhere in the document, so TTML shows them until the document ends; they were given an end at %s, 4 s after its latest time, %s, for the formats that need one",
+				r.openCues, end, caption.FormatClock(r.latest))
 		} else {
-			r.d.Warn(caption.CodeInvalidTimestamp, body.line,
-				"the document has no times at all; its %d cue(s) start and end at 00:00:00.000", r.openCues)
+			r.d.Warn(caption.CodeEndSupplied, r.openLine,
+				"the document has no times at all, so TTML shows its %d cue(s) from 00:00:00.000 until the document ends; they were given an end at %s for the formats that need one",
+				r.openCues, end)
 		}
 	}
 }

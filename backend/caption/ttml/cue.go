@@ -28,9 +28,15 @@ type segment struct {
 // maxSegmentWork bounds segments times leaves for one paragraph.
 const maxSegmentWork = 4_000_000
 
-// openExt marks a cue whose end the document leaves indefinite; it is
-// read-only.
+// openExt marks a cue whose end the document leaves indefinite, so that
+// its EndMs is the one [reader.suppliedEnd] gives; it is read-only.
 var openExt = json.RawMessage(`{"openEnd":true}`)
+
+// openHoldMs is how long after the document's last time content that TTML
+// presents indefinitely is given, for the formats that need an end
+// (docs/cli.md, TTML timing): as long as the SCC reader gives a caption
+// that is never erased.
+const openHoldMs = 4000
 
 // segments splits p at every time its visible content changes (a span or
 // br starting or ending, a <set> switching) and makes one cue per distinct
@@ -151,12 +157,24 @@ func (r *reader) segments(p *elem, leaves []leaf) {
 			c.ID = id + "." + strconv.Itoa(i+1)
 		}
 		if c.EndMs == openEnd {
-			c.EndMs = max(r.latest, c.StartMs)
+			c.EndMs = r.suppliedEnd(c.StartMs)
 			c.Ext = map[string]json.RawMessage{Format: openExt}
+			if r.openCues == 0 {
+				r.openLine = c.SourceLine
+			}
 			r.openCues++
 		}
 		r.cues = append(r.cues, c)
 	}
+}
+
+// suppliedEnd is the end of a cue that starts at start and that the
+// document presents indefinitely: [openHoldMs] after the latest time the
+// document names, the same for every such cue, since TTML shows them all
+// until the document ends. Every cue starts at a time the document names,
+// at or before r.latest; max keeps the end after the start regardless.
+func (r *reader) suppliedEnd(start int64) int64 {
+	return max(r.latest, start) + openHoldMs
 }
 
 // setTimes adds the times at which a's <set> animations switch.
