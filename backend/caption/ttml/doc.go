@@ -29,6 +29,8 @@
 //     past its parent's end is read as shown until then, with a
 //     content_not_displayed warning. An element with no end of its own
 //     ends with its parent by design and gets no diagnostic.
+//     In a seq container, an element after one shown indefinitely never
+//     begins: its text is left out with a content_not_displayed error.
 //
 // Placement: a cue in a declared region gets [caption.Placement.Region] and
 // an Area from where its text block sits: the top edge of the region when

@@ -50,6 +50,11 @@ func TestParentWindow(t *testing.T) {
 <p dur="2s">Two.</p>
 <p dur="2s">Three.</p></div>`,
 			[]string{"0-2000 One.", "2000-3000 Two."}, []string{"5 warning", "6 error"}},
+		{"seq child after one shown indefinitely", `<div timeContainer="seq">
+<p>Shown to the end.</p>
+<p dur="2s">Never begins.</p>
+<p>Nor this.</p></div>`,
+			[]string{"0-50000 Shown to the end."}, []string{"5 error", "6 error"}},
 		{"no text, nothing lost", `<div end="2s">
 <p begin="3s" end="4s"> </p></div>`,
 			nil, nil},
