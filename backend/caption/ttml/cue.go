@@ -41,8 +41,10 @@ const openHoldMs = 4000
 // segments splits p at every time its visible content changes (a span or
 // br starting or ending, a <set> switching) and makes one cue per distinct
 // interval that shows text. Neighbouring intervals showing the same
-// content with the same styles are joined.
-func (r *reader) segments(p *elem, leaves []leaf) {
+// content with the same styles are joined. made counts the cues p already
+// has (from its leaves in another region); segments returns how many it
+// adds.
+func (r *reader) segments(p *elem, leaves []leaf, made int) int {
 	times := make([]int64, 0, 2*len(leaves)+2)
 	animated := false
 	for _, l := range leaves {
@@ -143,7 +145,7 @@ func (r *reader) segments(p *elem, leaves []leaf) {
 		segs = append(segs, segment{start: t0, end: t1, active: act, text: text, spans: spans})
 	}
 	if len(segs) == 0 {
-		return
+		return 0
 	}
 	id := p.n.id()
 	pl := r.placement(p, leaves[0].e)
@@ -151,10 +153,10 @@ func (r *reader) segments(p *elem, leaves []leaf) {
 	for i, s := range segs {
 		c := caption.Cue{ID: id, StartMs: s.start, EndMs: s.end, Text: s.text, Spans: s.spans,
 			Voice: voice, Style: style, Placement: pl, SourceLine: p.n.line}
-		if i > 0 && id != "" {
-			// One paragraph shown in several intervals gives several cues;
-			// the suffix keeps their ids unique.
-			c.ID = id + "." + strconv.Itoa(i+1)
+		if n := made + i; n > 0 && id != "" {
+			// One paragraph shown in several intervals or regions gives
+			// several cues; the suffix keeps their ids unique.
+			c.ID = id + "." + strconv.Itoa(n+1)
 		}
 		if c.EndMs == openEnd {
 			c.EndMs = r.suppliedEnd(c.StartMs)
@@ -166,6 +168,7 @@ func (r *reader) segments(p *elem, leaves []leaf) {
 		}
 		r.cues = append(r.cues, c)
 	}
+	return len(segs)
 }
 
 // suppliedEnd is the end of a cue that starts at start and that the

@@ -36,7 +36,9 @@
 // an Area from where its text block sits: the top edge of the region when
 // tts:displayAlign is before, the middle for center and the bottom edge
 // for after; above 33.3% of the frame is top, below 66.7% is bottom, the
-// rest middle. Content outside every region of a document that declares
+// rest middle. A paragraph whose spans name different regions is shown
+// in each of them with the text that region holds, so it gives cues in
+// each. Content outside every region of a document that declares
 // regions is not displayed by TTML and is left out with a
 // content_not_displayed error for each paragraph.
 //
