@@ -201,7 +201,7 @@ func TestIMSCISDTimes(t *testing.T) {
 		differ++
 		lines = append(lines, rel+": differs: "+why)
 	}
-	head := fmt.Sprintf("%d IMSC documents: %d agree with their ISD times, %d agree where the ISD holds text, %d differ",
+	head := fmt.Sprintf("%d IMSC documents: %d agree with their ISD times, %d agree once the intervals in which the ISD holds no text read as empty, %d differ",
 		len(docs), agree, agreeNoText, differ)
 	t.Log(head)
 	golden.Compare(t, "testdata/imsc-isd.tally.txt", []byte(head+"\n"+strings.Join(lines, "\n")+"\n"))
