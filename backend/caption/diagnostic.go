@@ -82,6 +82,12 @@ const (
 	// so it was left out (an error); as a warning, they hide part of its
 	// time (a TTML element that ends after its parent), so it was cut short.
 	CodeContentNotDisplayed = "content_not_displayed"
+	// CodeEndSupplied: the source presents a cue indefinitely (a TTML
+	// element with no end anywhere above it), so the reader gave the cue
+	// an end of its own, which the formats that need one write
+	// (docs/cli.md, TTML timing). A warning: the end is the reader's, not
+	// the author's.
+	CodeEndSupplied = "end_supplied"
 )
 
 // Diagnostics collects diagnostics while a reader runs.

@@ -22,13 +22,15 @@ func (r *reader) readBody(body *node) {
 	r.clip(root, 0, inf, false)
 	r.paragraphs(root)
 	if r.openCues > 0 {
+		end := caption.FormatClock(r.suppliedEnd(0))
 		if r.hasTime {
-			r.d.Warn(caption.CodeInvalidTimestamp, body.line,
-				"%d cue(s) have no end anywhere in the document; they end at its latest time, %s",
-				r.openCues, caption.FormatClock(r.latest))
+			r.d.Warn(caption.CodeEndSupplied, r.openLine,
+				"%d cue(s) have no end anywhere in the document, so TTML shows them until the document ends; they were given an end at %s, 4 s after its latest time, %s, for the formats that need one",
+				r.openCues, end, caption.FormatClock(r.latest))
 		} else {
-			r.d.Warn(caption.CodeInvalidTimestamp, body.line,
-				"the document has no times at all; its %d cue(s) start and end at 00:00:00.000", r.openCues)
+			r.d.Warn(caption.CodeEndSupplied, r.openLine,
+				"the document has no times at all, so TTML shows its %d cue(s) from 00:00:00.000 until the document ends; they were given an end at %s for the formats that need one",
+				r.openCues, end)
 		}
 	}
 }
@@ -97,15 +99,39 @@ func (r *reader) paragraph(p *elem) {
 		}
 	}
 	add(p, false, preg, pclash)
-	if dropped {
-		// An error, not a warning: the author meant this text to be seen and
-		// a player will not show it, so the file needs an editor.
+	switch {
+	// An error, not a warning: the author meant this text to be seen and
+	// a player will not show it, so the file needs an editor.
+	case dropped && len(leaves) == 0:
 		r.d.Error(caption.CodeContentNotDisplayed, p.n.line,
 			"this paragraph is not in any region of the document (or in two at once), so TTML players do not display it; it was left out")
+	case dropped:
+		r.d.Error(caption.CodeContentNotDisplayed, p.n.line,
+			"part of this paragraph's text is not in any region of the document (or in two at once), so TTML players do not display that part; it was left out")
 	}
-	if len(leaves) > 0 {
-		r.segments(p, leaves)
+	made := 0
+	for _, group := range byRegion(leaves) {
+		made += r.segments(p, group, made)
 	}
+}
+
+// byRegion splits a paragraph's leaves by the region each is shown in,
+// in order of first appearance. A paragraph whose spans name different
+// regions is shown in each of them, with only the text that region holds
+// (TTML1 §9.3.3), so each region gets cues of its own.
+func byRegion(leaves []leaf) [][]leaf {
+	var groups [][]leaf
+	at := map[*region]int{}
+	for _, l := range leaves {
+		i, ok := at[l.reg]
+		if !ok {
+			i = len(groups)
+			at[l.reg] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], l)
+	}
+	return groups
 }
 
 // hasDelimiter reports whether a ruby container already has delimiters

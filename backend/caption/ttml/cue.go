@@ -28,15 +28,23 @@ type segment struct {
 // maxSegmentWork bounds segments times leaves for one paragraph.
 const maxSegmentWork = 4_000_000
 
-// openExt marks a cue whose end the document leaves indefinite; it is
-// read-only.
+// openExt marks a cue whose end the document leaves indefinite, so that
+// its EndMs is the one [reader.suppliedEnd] gives; it is read-only.
 var openExt = json.RawMessage(`{"openEnd":true}`)
+
+// openHoldMs is how long after the document's last time content that TTML
+// presents indefinitely is given, for the formats that need an end
+// (docs/cli.md, TTML timing): as long as the SCC reader gives a caption
+// that is never erased.
+const openHoldMs = 4000
 
 // segments splits p at every time its visible content changes (a span or
 // br starting or ending, a <set> switching) and makes one cue per distinct
 // interval that shows text. Neighbouring intervals showing the same
-// content with the same styles are joined.
-func (r *reader) segments(p *elem, leaves []leaf) {
+// content with the same styles are joined. made counts the cues p already
+// has (from its leaves in another region); segments returns how many it
+// adds.
+func (r *reader) segments(p *elem, leaves []leaf, made int) int {
 	times := make([]int64, 0, 2*len(leaves)+2)
 	animated := false
 	for _, l := range leaves {
@@ -137,7 +145,7 @@ func (r *reader) segments(p *elem, leaves []leaf) {
 		segs = append(segs, segment{start: t0, end: t1, active: act, text: text, spans: spans})
 	}
 	if len(segs) == 0 {
-		return
+		return 0
 	}
 	id := p.n.id()
 	pl := r.placement(p, leaves[0].e)
@@ -145,18 +153,31 @@ func (r *reader) segments(p *elem, leaves []leaf) {
 	for i, s := range segs {
 		c := caption.Cue{ID: id, StartMs: s.start, EndMs: s.end, Text: s.text, Spans: s.spans,
 			Voice: voice, Style: style, Placement: pl, SourceLine: p.n.line}
-		if i > 0 && id != "" {
-			// One paragraph shown in several intervals gives several cues;
-			// the suffix keeps their ids unique.
-			c.ID = id + "." + strconv.Itoa(i+1)
+		if n := made + i; n > 0 && id != "" {
+			// One paragraph shown in several intervals or regions gives
+			// several cues; the suffix keeps their ids unique.
+			c.ID = id + "." + strconv.Itoa(n+1)
 		}
 		if c.EndMs == openEnd {
-			c.EndMs = max(r.latest, c.StartMs)
+			c.EndMs = r.suppliedEnd(c.StartMs)
 			c.Ext = map[string]json.RawMessage{Format: openExt}
+			if r.openCues == 0 {
+				r.openLine = c.SourceLine
+			}
 			r.openCues++
 		}
 		r.cues = append(r.cues, c)
 	}
+	return len(segs)
+}
+
+// suppliedEnd is the end of a cue that starts at start and that the
+// document presents indefinitely: [openHoldMs] after the latest time the
+// document names, the same for every such cue, since TTML shows them all
+// until the document ends. Every cue starts at a time the document names,
+// at or before r.latest; max keeps the end after the start regardless.
+func (r *reader) suppliedEnd(start int64) int64 {
+	return max(r.latest, start) + openHoldMs
 }
 
 // setTimes adds the times at which a's <set> animations switch.

@@ -9,11 +9,13 @@
 // exactly when the document displays something.
 //
 // Documented choices where TTML leaves the end open:
-//   - content whose end is indefinite (no end anywhere up the tree) ends at
-//     the latest time written in the document; such cues carry
-//     ext.ttml = {"openEnd": true} and the reader adds one
-//     invalid_timestamp warning;
-//   - a document with no time at all is one interval starting at 0;
+//   - content whose end is indefinite (no end or dur on it or anywhere
+//     above it, so that TTML shows it until the document ends) is given an
+//     end 4 s after the latest time the document names, the same end for
+//     every such cue; such cues carry ext.ttml = {"openEnd": true} and the
+//     reader adds one end_supplied warning (docs/cli.md, TTML timing);
+//   - a document with no time at all is one interval starting at 0, so its
+//     cues run from 0 to 4 s, with the same warning;
 //   - an element that ends before it begins is never active, so its text
 //     is left out with an end_before_start error, as every reader reports
 //     a cue it drops (an element with no text loses nothing and gets no
@@ -27,12 +29,16 @@
 //     past its parent's end is read as shown until then, with a
 //     content_not_displayed warning. An element with no end of its own
 //     ends with its parent by design and gets no diagnostic.
+//     In a seq container, an element after one shown indefinitely never
+//     begins: its text is left out with a content_not_displayed error.
 //
 // Placement: a cue in a declared region gets [caption.Placement.Region] and
 // an Area from where its text block sits: the top edge of the region when
 // tts:displayAlign is before, the middle for center and the bottom edge
 // for after; above 33.3% of the frame is top, below 66.7% is bottom, the
-// rest middle. Content outside every region of a document that declares
+// rest middle. A paragraph whose spans name different regions is shown
+// in each of them with the text that region holds, so it gives cues in
+// each. Content outside every region of a document that declares
 // regions is not displayed by TTML and is left out with a
 // content_not_displayed error for each paragraph.
 //

@@ -22,12 +22,15 @@ type reader struct {
 	regionOrder []string
 	agents      map[string]string
 	lang        string
-	// latest is the latest finite time of the document in ms, the end
-	// given to content whose end is indefinite; hasTime says whether the
-	// document has any time expression at all.
-	latest     int64
-	hasTime    bool
+	// latest is the latest finite time of the document in ms, from which
+	// content whose end is indefinite gets its end ([reader.suppliedEnd]);
+	// hasTime says whether the document has any time expression at all.
+	latest  int64
+	hasTime bool
+	// openCues counts the cues given that end; openLine is the source
+	// line of the first.
 	openCues   int
+	openLine   int
 	imageNoted bool
 	cues       []caption.Cue
 }

@@ -1,6 +1,7 @@
 package ttml
 
 import (
+	"math"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -248,7 +249,15 @@ func (r *reader) clip(e *elem, pb, pe float64, cut bool) {
 	e.end = min(e.end, pe)
 	e.active = e.begin < e.end
 	if !e.active {
-		if begin < end && e.hasText {
+		switch {
+		case !e.hasText:
+		case math.IsInf(begin, 1):
+			// In a seq, an element begins when the one before it ends;
+			// after one shown indefinitely, that is never.
+			r.d.Error(caption.CodeContentNotDisplayed, e.n.line,
+				"<%s> follows, in a seq container, an element with no end, which is shown indefinitely, so it never begins and no player shows it; its text was left out",
+				e.n.local)
+		case begin < end:
 			r.d.Error(caption.CodeContentNotDisplayed, e.n.line,
 				"<%s> is timed %s, outside its parent's time, %s (%s), so no player shows it; its text was left out",
 				e.n.local, interval(begin, end), interval(pb, pe), syncBase(e))

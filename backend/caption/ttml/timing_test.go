@@ -50,6 +50,11 @@ func TestParentWindow(t *testing.T) {
 <p dur="2s">Two.</p>
 <p dur="2s">Three.</p></div>`,
 			[]string{"0-2000 One.", "2000-3000 Two."}, []string{"5 warning", "6 error"}},
+		{"seq child after one shown indefinitely", `<div timeContainer="seq">
+<p>Shown to the end.</p>
+<p dur="2s">Never begins.</p>
+<p>Nor this.</p></div>`,
+			[]string{"0-50000 Shown to the end."}, []string{"5 error", "6 error"}},
 		{"no text, nothing lost", `<div end="2s">
 <p begin="3s" end="4s"> </p></div>`,
 			nil, nil},
@@ -81,6 +86,86 @@ func TestParentWindow(t *testing.T) {
 			}
 			if strings.Join(got, "|") != strings.Join(tt.diags, "|") {
 				t.Errorf("diagnostics %q, want %q", got, tt.diags)
+			}
+		})
+	}
+}
+
+// TestOpenEnd checks content TTML presents indefinitely: it keeps being
+// shown to the end of the document, so its cue ends 4 s after the
+// document's last time (the time every such cue shares), is marked
+// ext.ttml.openEnd, and the reader says once that it supplied the end
+// (end_supplied, on the first such cue's line). Content that an ancestor
+// or a region ends is not open.
+func TestOpenEnd(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		body string // the <body> element, from line 2
+		cues []string
+		diag string // "line message start", "" for none
+	}{
+		{"no times at all", `<body><div>
+<p>This text must be visible.</p></div></body>`,
+			[]string{"0-4000 open This text must be visible."}, "3 the document has no times at all"},
+		{"no times, seq body", `<body timeContainer="seq"><div>
+<p>This text must be visible.</p></div></body>`,
+			[]string{"0-4000 open This text must be visible."}, "3 the document has no times at all"},
+		{"open beside timed content", `<body><div>
+<p begin="0s">First, never ended</p>
+<p begin="5s" end="9s">Second</p></div></body>`,
+			[]string{"0-13000 open First, never ended", "5000-9000 Second"}, "3 1 cue(s) have no end anywhere in the document"},
+		{"open from the last time", `<body><div><p>
+<span begin="1s" end="2s">One</span>
+<span begin="3s">Two</span></p></div></body>`,
+			[]string{"1000-2000 One", "3000-7000 open Two"}, "2 1 cue(s) have no end"},
+		{"several open cues end together", `<body><div>
+<p begin="1s">A</p>
+<p begin="20s">B</p></div></body>`,
+			[]string{"1000-24000 open A", "20000-24000 open B"}, "3 2 cue(s) have no end"},
+		{"a seq's last child", `<body><div timeContainer="seq">
+<p dur="2s">One</p>
+<p>Two</p></div></body>`,
+			[]string{"0-2000 One", "2000-6000 open Two"}, "4 1 cue(s) have no end"},
+		{"the body's dur ends it", `<body dur="60s"><div>
+<p begin="1s">Until the end</p></div></body>`,
+			[]string{"1000-60000 Until the end"}, ""},
+		{"a div's end ends it", `<body><div end="8s">
+<p begin="1s">Until the div ends</p></div></body>`,
+			[]string{"1000-8000 Until the div ends"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			doc := "<tt xmlns=\"http://www.w3.org/ns/ttml\" xml:lang=\"en\">\n" + tt.body + "\n</tt>\n"
+			tr, diags, err := Parse(strings.NewReader(doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cues []string
+			for _, c := range tr.Cues {
+				open := ""
+				if _, ok := c.Ext[Format]; ok {
+					open = "open "
+				}
+				cues = append(cues, fmt.Sprintf("%d-%d %s%s", c.StartMs, c.EndMs, open, c.Text))
+			}
+			if strings.Join(cues, "|") != strings.Join(tt.cues, "|") {
+				t.Errorf("cues %q, want %q", cues, tt.cues)
+			}
+			var got []string
+			for _, d := range diags {
+				if d.Code != caption.CodeEndSupplied || d.Severity != caption.SeverityWarning {
+					t.Errorf("unexpected %s %s on line %d: %s", d.Severity, d.Code, d.Line, d.Message)
+					continue
+				}
+				got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+			}
+			switch {
+			case tt.diag == "" && len(got) > 0:
+				t.Errorf("diagnostics %q, want none", got)
+			case tt.diag != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.diag)):
+				t.Errorf("diagnostics %q, want one starting %q", got, tt.diag)
 			}
 		})
 	}
