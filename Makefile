@@ -58,7 +58,7 @@ DIST_DEB_COMPRESSION ?= xz
 MAINTAINER ?= CaptionQA <packages@captionqa.invalid>
 
 FUZZTIME ?= 60s
-FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg ./backend/explain
+FUZZ_PACKAGES := ./backend/caption ./backend/caption/format ./backend/drift ./backend/engine ./backend/caption/srt ./backend/caption/sbv ./backend/caption/vtt ./backend/caption/ass ./backend/caption/ttml ./backend/caption/scc ./backend/caption/stl ./backend/fix ./backend/rules ./backend/jsonw ./backend/httpapi ./backend/jsrun ./backend/video ./backend/video/ffmpeg ./backend/explain
 
 .PHONY: all deps deps-debian deps-desktop deps-smoke deps-test deps-s3 cluster deps-go deps-npm ui build run install uninstall dist desktop desktop-run desktop-smoke test test-short fuzz bench help
 

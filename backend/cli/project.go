@@ -24,9 +24,9 @@ import (
 const ExitDrift = 4
 
 const (
-	projectCreateUsage = "--name N [FILE|-] [--account EMAIL] [--data DIR | --store URL] [--json]"
-	projectListUsage   = "[--account EMAIL] [--limit N] [--cursor C | --all] [--data DIR | --store URL] [--json]"
-	projectDiffUsage   = "PROJECTID CANDIDATE_FILE|- [--account EMAIL] [--exit-code] [--data DIR | --store URL] [--json]"
+	projectCreateUsage = "--name N [FILE|-] [--account EMAIL] [--data DIR] [--json]"
+	projectListUsage   = "[--account EMAIL] [--limit N] [--cursor C | --all] [--data DIR] [--json]"
+	projectDiffUsage   = "PROJECTID CANDIDATE_FILE|- [--account EMAIL] [--exit-code] [--data DIR] [--json]"
 )
 
 func runProject(ctx context.Context, args []string, env Env) int {

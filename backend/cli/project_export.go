@@ -16,7 +16,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const projectExportUsage = "PROJECTID --presets a,b [--fix-profile F] [--standard S] [--out DIR] [--account EMAIL] [--data DIR | --store URL] [--json]"
+const projectExportUsage = "PROJECTID --presets a,b [--fix-profile F] [--standard S] [--out DIR] [--account EMAIL] [--data DIR] [--json]"
 
 // exportBody is the JSON of "project export": the 201 body of POST
 // /api/v1/projects/{id}/exports, with where --out wrote each file.
