@@ -113,8 +113,11 @@ func (p *planner) addAll(priority int, ds []caption.Diagnostic, omitted map[stri
 			f.cue = *c
 		}
 		kind := kindOf(ds[i].Code)
-		if priority == PriorityBlocking && dropped(&ds[i]) {
+		switch {
+		case priority == PriorityBlocking && dropped(&ds[i]):
 			kind = KindRestoreContent
+		case priority == PriorityBlocking && guessed(&ds[i]):
+			kind = KindReviewManually
 		}
 		g := p.covered[f]
 		if g == nil && clause != "" && kind == KindRestoreContent {
@@ -206,6 +209,13 @@ func dropped(d *caption.Diagnostic) bool {
 		return true
 	}
 	return false
+}
+
+// guessed reports whether a remaining finding is text the reader read
+// from bytes its encoding cannot read (encoding_not_utf8 with severity
+// error): a person checks the characters against the source.
+func guessed(d *caption.Diagnostic) bool {
+	return d.Severity == caption.SeverityError && d.Code == caption.CodeEncodingNotUTF8
 }
 
 // deciding keeps the findings that decided a failed clause (severity
