@@ -166,6 +166,7 @@ type fixer struct {
 	gapCost  []float64
 	from     []int
 	scratch  []word
+	widths   []int
 	ends     []int
 	times    []int64
 }
@@ -202,6 +203,26 @@ func (f *fixer) ownSrc() {
 	}
 }
 
+// breakWithin breaks ws, words of s over width that need k lines there,
+// into at most n lines for a suggested width (see [fixer.breakLongLines]):
+// the fewest lines from k that need no bad break, else n lines running
+// over the width as far as they need ([fixer.wrapWithin]), which also
+// spares a bad break where it can. n of 1 leaves the line alone. It
+// returns the lines used.
+func (f *fixer) breakWithin(s string, ws []word, width, k, n int) int {
+	if n <= 1 {
+		return 1
+	}
+	for kk := k; kk <= min(n, maxBalancedLines); kk++ {
+		if !f.wrap(s, ws, width, kk) {
+			return kk
+		}
+	}
+	n = min(n, maxBalancedLines, len(ws))
+	f.wrapWithin(s, ws, width, n)
+	return n
+}
+
 // breakLongLines adds breaks inside lines over MaxCharsPerLine and keeps
 // every other break (layout-preserve-breaks).
 func (f *fixer) breakLongLines() {
@@ -228,6 +249,11 @@ func (f *fixer) breakLongLines() {
 		if f.tg.MaxLines > 0 {
 			spare = f.tg.MaxLines - int(f.m[i].lines)
 		}
+		// A suggested width gives way to MaxLines: a cue within it gains
+		// no line past it, its long lines running as far over the width
+		// as the lines it may have need. Otherwise the fix would trade a
+		// line too long for too many lines.
+		within := f.soft(LimitMaxCharsPerLine) && f.tg.MaxLines > 0 && spare >= 0
 		a := 0
 		for b := 1; b <= len(ws); b++ {
 			if b < len(ws) && !ws[b].brk {
@@ -235,6 +261,11 @@ func (f *fixer) breakLongLines() {
 			}
 			if seg := ws[a:b]; minLines(seg, width) > 1 {
 				k := minLines(seg, width)
+				if within {
+					spare -= f.breakWithin(c.Text, seg, width, k, spare+1) - 1
+					a = b
+					continue
+				}
 				spare -= k - 1
 				kmax := k + max(spare, 0)
 				if spare < 0 {
