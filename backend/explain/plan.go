@@ -166,8 +166,12 @@ func plan(in *Input, platform string) []Action {
 	}
 	sugg, omitted := in.suggestions()
 	p.addAll(PrioritySuggested, sugg, omitted, "")
+	// The enhanced delivery settles a step only when it is no worse than
+	// the upload-ready one: the plan never sends an editor to a file with
+	// problems the delivery has not.
+	offered := in.AidedReport != nil && !in.AidedSameAsDelivery && in.aidedWorse() == nil
 	aidedLeft := map[string]bool{}
-	if a := in.AidedReport; a != nil && !in.AidedSameAsDelivery {
+	if a := in.AidedReport; offered {
 		for _, d := range a.Remaining {
 			aidedLeft[d.Code] = true
 		}
@@ -178,7 +182,7 @@ func plan(in *Input, platform string) []Action {
 		}
 	}
 	for _, g := range p.groups {
-		g.fixedByAided = in.AidedReport != nil && !in.AidedSameAsDelivery && !slices.ContainsFunc(g.codes, func(c string) bool { return aidedLeft[c] })
+		g.fixedByAided = offered && !slices.ContainsFunc(g.codes, func(c string) bool { return aidedLeft[c] })
 	}
 	slices.SortStableFunc(p.groups, func(a, b *group) int {
 		return cmp.Or(cmp.Compare(a.priority, b.priority), cmp.Compare(kinds[a.kind].orderInTier, kinds[b.kind].orderInTier))

@@ -12,7 +12,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //     the free time around it (see [fixer.timeZeroCues]), trims whitespace, removes cues without visible text
 //     (tg.EmptyCues), brings placements into the frame
 //     (tg.ClampPlacement), trims overlaps (tg.Overlaps), adds breaks
-//     inside lines over tg.MaxCharsPerLine, lengthens cues under
+//     inside lines over tg.MaxCharsPerLine (a suggested one within
+//     MaxLines, lines a little over it if need be), lengthens cues under
 //     tg.MinDurationMs and pulls ends back from gaps under tg.MinGapMs. It
 //     keeps every author line break and never merges or splits cues.
 //   - [AutoSplitSentences] adds re-wrapping cues whose lines break a limit
