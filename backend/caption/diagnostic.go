@@ -51,8 +51,11 @@ const (
 	CodeNoCues              = "no_cues"
 	CodeInvalidTimestamp    = "invalid_timestamp"
 	CodeMissingWebVTTHeader = "missing_webvtt_header"
-	CodeEncodingNotUTF8     = "encoding_not_utf8"
-	CodeCuesOutOfOrder      = "cues_out_of_order"
+	// CodeEncodingNotUTF8: the file was read as Windows-1252 or as UTF-16
+	// without a byte order mark (a warning), or a line holds bytes its
+	// encoding cannot read, read as a guess (an error; see [DecodeText]).
+	CodeEncodingNotUTF8 = "encoding_not_utf8"
+	CodeCuesOutOfOrder  = "cues_out_of_order"
 	// CodeInvalidCounter: an SRT counter is missing, not a number or not
 	// the next one.
 	CodeInvalidCounter = "invalid_counter"

@@ -2,6 +2,7 @@ package caption
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf16"
 )
@@ -57,10 +58,21 @@ func TestDecodeText(t *testing.T) {
 		{"utf-8 bom", append([]byte{0xEF, 0xBB, 0xBF}, "héllo"...), "héllo", EncodingUTF8BOM, "", 0},
 		{"utf-16le", utf16le("héllo 😀"), "héllo 😀", EncodingUTF16LE, "", 0},
 		{"utf-16be", utf16be("héllo 😀"), "héllo 😀", EncodingUTF16BE, "", 0},
-		{"utf-16 odd byte", append(utf16le("a"), 'x'), "a\uFFFD", EncodingUTF16LE, "", 0},
+		{"utf-16 odd byte", append(utf16le("a"), 'x'), "a\uFFFD", EncodingUTF16LE, CodeEncodingNotUTF8, 1},
+		{"utf-16 unpaired surrogate", []byte{0xFF, 0xFE, 'a', 0, '\n', 0, 0x00, 0xD8, 'b', 0}, "a\n\uFFFDb", EncodingUTF16LE, CodeEncodingNotUTF8, 2},
 		{"utf-32le", utf32(true, "héllo 😀"), "héllo 😀", EncodingUTF32LE, "", 0},
 		{"utf-32be", utf32(false, "héllo 😀"), "héllo 😀", EncodingUTF32BE, "", 0},
-		{"utf-32 out of range", []byte{0xFF, 0xFE, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F}, "\uFFFD", EncodingUTF32LE, "", 0},
+		{"utf-32 out of range", []byte{0xFF, 0xFE, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F}, "\uFFFD", EncodingUTF32LE, CodeEncodingNotUTF8, 1},
+		// A BOM says UTF-8: a byte that is not is read as Windows-1252,
+		// and said so.
+		{"utf-8 bom with invalid bytes", append([]byte{0xEF, 0xBB, 0xBF}, "Caf\xe9 cr\xe8me"...), "Café crème", EncodingUTF8BOM, CodeEncodingNotUTF8, 1},
+		// UTF-8 but for one byte: the rest stays UTF-8.
+		{"utf-8 with a stray byte", []byte("1\n00:00:01,000 --> 00:00:02,000\nCafé crème\nna\xefve"), "1\n00:00:01,000 --> 00:00:02,000\nCafé crème\nnaïve", EncodingUTF8, CodeEncodingNotUTF8, 4},
+		{"utf-8 with a cut sequence", []byte("“quoted”\n\xe2\x80 and “more”"), "“quoted”\nâ€ and “more”", EncodingUTF8, CodeEncodingNotUTF8, 2},
+		// Windows-1252 text seldom holds what reads as UTF-8 (here "Ã©"):
+		// fewer such sequences than bad bytes leave it Windows-1252.
+		{"windows-1252 with a utf-8 look-alike", []byte("caf\xe9 cr\xe8me na\xefve \xc3\xa9"), "café crème naïve Ã©", EncodingWindows1252, CodeEncodingNotUTF8, 1},
+		{"windows-1252 lines end in cr", []byte("a\rb\r\ncaf\xe9"), "a\rb\r\ncafé", EncodingWindows1252, CodeEncodingNotUTF8, 3},
 		{"windows-1252", []byte("line\ncaf\xe9 \x93quoted\x94 \x80"), "line\ncafé “quoted” €", EncodingWindows1252, CodeEncodingNotUTF8, 2},
 		{"windows-1252 undefined byte", []byte{0x81}, "\uFFFD", EncodingWindows1252, CodeEncodingNotUTF8, 1},
 		{"empty", nil, "", EncodingUTF8, "", 0},
@@ -192,4 +204,61 @@ func TestFinishReplacesNUL(t *testing.T) {
 	if tr.Cues[0].Text != "a\uFFFDb" || len(d) != 1 || d[0].Code != CodeNonStandardSyntax || d[0].Line != 3 {
 		t.Errorf("text %q, diagnostics %+v", tr.Cues[0].Text, d)
 	}
+}
+
+// TestDecodeTextBadBytes: each line holding bytes its encoding cannot
+// read gets an error naming them, up to [maxBadLines] lines, then one
+// that counts the rest; the whole-file Windows-1252 reading stays one
+// warning.
+func TestDecodeTextBadBytes(t *testing.T) {
+	t.Parallel()
+	many := strings.Repeat("déjà vu\nna\xefve\n", maxBadLines+7)
+	tests := []struct {
+		name      string
+		in        string
+		wantLines []int
+		wantSev   Severity
+		wantIn    []string // in the first diagnostic's message
+	}{
+		{"two lines", "1\nCafé, déjà, ça\nna\xefve \xe9t\xe9\nok\n\x80 cr\xe8me brûlée", []int{3, 5}, SeverityError,
+			[]string{"0xEF", `"ï"`, "0xE9", `"é"`}},
+		{"an undefined windows-1252 byte", "Café\n\x81", []int{2}, SeverityError, []string{"0x81", "U+FFFD"}},
+		{"capped", many, append(seq(2, 2, maxBadLines), 2*maxBadLines+2), SeverityError, []string{"0xEF"}},
+		{"windows-1252", "caf\xe9\ncr\xe8me", []int{1}, SeverityWarning, []string{"Windows-1252"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			_, _, diags := DecodeText([]byte(tt.in))
+			var lines []int
+			for _, d := range diags {
+				lines = append(lines, d.Line)
+				if d.Code != CodeEncodingNotUTF8 || d.Severity != tt.wantSev {
+					t.Errorf("diagnostic %+v; want %s %s", d, tt.wantSev, CodeEncodingNotUTF8)
+				}
+			}
+			if !reflect.DeepEqual(lines, tt.wantLines) {
+				t.Fatalf("lines %v; want %v", lines, tt.wantLines)
+			}
+			for _, w := range tt.wantIn {
+				if !strings.Contains(diags[0].Message, w) {
+					t.Errorf("message %q lacks %q", diags[0].Message, w)
+				}
+			}
+			if tt.name == "capped" {
+				if last := diags[len(diags)-1].Message; !strings.Contains(last, "7 more lines") {
+					t.Errorf("last message %q does not count the 7 lines left", last)
+				}
+			}
+		})
+	}
+}
+
+// seq returns n numbers from first, step apart.
+func seq(first, step, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = first + i*step
+	}
+	return out
 }

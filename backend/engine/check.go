@@ -341,8 +341,10 @@ func structural(readerDiags []caption.Diagnostic) []caption.Diagnostic {
 }
 
 // droppedContent returns the reader diagnostics for content it left out
-// (severity error: a cue with a broken timing line, a block it could not
-// read, a TTML paragraph no player shows).
+// or could not read for certain (severity error: a cue with a broken
+// timing line, a block it could not read, a TTML paragraph no player
+// shows, bytes not valid in the file's encoding, whose characters are a
+// guess an editor checks). They block every delivery.
 func droppedContent(readerDiags []caption.Diagnostic) []caption.Diagnostic {
 	var out []caption.Diagnostic
 	for _, d := range readerDiags {

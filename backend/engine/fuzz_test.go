@@ -13,7 +13,8 @@ import (
 // profile and standard the selectors pick. It must never panic; a refusal
 // must be one of Process's documented errors; a result must have a valid
 // status for both outputs, every change must point at a cue of its
-// output or at the whole file, and its API encoding must equal
+// output or at the whole file, the aided output must be no worse than the
+// delivery ([worseAided]), and its API encoding must equal
 // encoding/json's.
 func FuzzProcess(f *testing.F) {
 	f.Add([]byte("1\n00:00:05,000 --> 00:00:06,000\nSecond <i>open\n\n2\n00:00:01,000 --> 00:00:02,000\nFirst\n"), uint8(0), uint8(3), uint8(4), "")
@@ -57,6 +58,9 @@ func FuzzProcess(f *testing.F) {
 					t.Fatalf("change %+v", c)
 				}
 			}
+		}
+		if bad := worseAided(res); len(bad) > 0 {
+			t.Fatalf("the aided output is worse: %s", strings.Join(bad, "; "))
 		}
 		sameAsEncodingJSON(t, res)
 	})

@@ -86,10 +86,15 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	if aerr != nil {
 		return nil, aerr
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	// The aided output is offered as the better file, so it keeps the
+	// delivery's cue wherever its own fixes made a problem the delivery
+	// has not.
 	if shared {
 		aOut = dOut
-	}
-	if err := ctx.Err(); err != nil {
+	} else if aOut, err = e.keepDelivery(ctx, &in, dOut, aOut); err != nil {
 		return nil, err
 	}
 	delivery, aided := dOut.split(false, in.dropped), aOut.split(true, in.dropped)
@@ -164,6 +169,27 @@ type produced struct {
 	// after holds the findings on the output, severity set.
 	after    []caption.Diagnostic
 	standard *standard.Report
+	// shaped is what the output was written from, which [keepDelivery]
+	// takes cues of.
+	shaped shaped
+}
+
+// shaped is a fixed and normalised track before it is written.
+type shaped struct {
+	track *caption.Track
+	// sources[i] is the source cue of track.Cues[i]; nil: the same index.
+	sources []int
+	// fixes are the fix profile's changes, naming source cues;
+	// normalised normalisation's, naming cues of track.
+	fixes, normalised []fix.Change
+}
+
+// sourceOf is the source cue of the output's cue i.
+func (s *shaped) sourceOf(i int) int {
+	if s.sources == nil {
+		return i
+	}
+	return s.sources[i]
 }
 
 // delivery is one output seen as the delivery or as the aided output:
@@ -190,7 +216,6 @@ func (p *produced) split(aided bool, dropped []caption.Diagnostic) *delivery {
 // profile. With grade, the output is also graded against the standard,
 // beside its rule check.
 func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade bool) (*produced, error) {
-	p := in.opts.preset
 	// Warn-only edits nothing, so the output starts from the labelled
 	// source itself rather than from a copy.
 	t, owned := in.labelled, false
@@ -206,9 +231,18 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 			return nil, err
 		}
 	}
-	out, stripped := normalise(t, p, owned, in.labelNotes, sources)
+	out, stripped := normalise(t, in.opts.preset, owned, in.labelNotes, sources)
+	return e.finish(ctx, in, shaped{track: out, sources: sources, fixes: changes, normalised: stripped}, grade)
+}
+
+// finish writes and checks the output sh holds, as [Engine.produce]
+// describes.
+func (e *Engine) finish(ctx context.Context, in *input, sh shaped, grade bool) (*produced, error) {
+	p := in.opts.preset
+	out, sources := sh.track, sh.sources
 	unread := undelivered(out, p.Output)
-	stripped = append(append(stripped, unread...), rewritten(out, p.Output)...)
+	// A copy: sh keeps normalisation's changes as they are.
+	stripped := append(append(slices.Clone(sh.normalised), unread...), rewritten(out, p.Output)...)
 	// Every change names the cue of the uploaded file, as the fix
 	// profile's do; normalisation worked on the output's cues.
 	for i := range stripped {
@@ -216,7 +250,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 			c.CueIndex = sources[c.CueIndex]
 		}
 	}
-	changes = append(append(nonNil(changes), readerRepairs(in.structural, in.dropped, in.source, out, sources, p.Output)...), stripped...)
+	changes := append(append(nonNil(slices.Clip(sh.fixes)), readerRepairs(in.structural, in.dropped, in.source, out, sources, p.Output)...), stripped...)
 	if lang := in.opts.language; lang != "" && !caption.LanguageDeclared(out.Language) && format.CarriesLanguage(p.Output) {
 		// A shallow copy: out may be the source itself (warn-only).
 		declared := *out
@@ -235,7 +269,7 @@ func (e *Engine) produce(ctx context.Context, in *input, tg fix.Targets, grade b
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &produced{output: buf.String(), cues: len(out.Cues) - len(unread), changes: changes}
+	d := &produced{output: buf.String(), cues: len(out.Cues) - len(unread), changes: changes, shaped: sh}
 	// The standard grades the delivery, the file that is handed over; the
 	// aided output is a proposal an editor reviews. Grading reads only
 	// the finished output and tracks, so it runs beside the rule check.

@@ -42,7 +42,10 @@ func readerRepairs(structural, dropped []caption.Diagnostic, src, out *caption.T
 	var firstOut []int // the first output cue of each source cue, -1 if none
 	var droppedAt []int
 	for _, d := range dropped {
-		droppedAt = append(droppedAt, d.Line)
+		// A line whose bytes were guessed starts no content of its own.
+		if d.Code != caption.CodeEncodingNotUTF8 {
+			droppedAt = append(droppedAt, d.Line)
+		}
 	}
 	slices.Sort(droppedAt)
 	// TTML elements nest and share lines: the element a problem is on may

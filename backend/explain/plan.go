@@ -113,8 +113,11 @@ func (p *planner) addAll(priority int, ds []caption.Diagnostic, omitted map[stri
 			f.cue = *c
 		}
 		kind := kindOf(ds[i].Code)
-		if priority == PriorityBlocking && dropped(&ds[i]) {
+		switch {
+		case priority == PriorityBlocking && dropped(&ds[i]):
 			kind = KindRestoreContent
+		case priority == PriorityBlocking && guessed(&ds[i]):
+			kind = KindReviewManually
 		}
 		g := p.covered[f]
 		if g == nil && clause != "" && kind == KindRestoreContent {
@@ -163,8 +166,12 @@ func plan(in *Input, platform string) []Action {
 	}
 	sugg, omitted := in.suggestions()
 	p.addAll(PrioritySuggested, sugg, omitted, "")
+	// The enhanced delivery settles a step only when it is no worse than
+	// the upload-ready one: the plan never sends an editor to a file with
+	// problems the delivery has not.
+	offered := in.AidedReport != nil && !in.AidedSameAsDelivery && in.aidedWorse() == nil
 	aidedLeft := map[string]bool{}
-	if a := in.AidedReport; a != nil && !in.AidedSameAsDelivery {
+	if a := in.AidedReport; offered {
 		for _, d := range a.Remaining {
 			aidedLeft[d.Code] = true
 		}
@@ -175,7 +182,7 @@ func plan(in *Input, platform string) []Action {
 		}
 	}
 	for _, g := range p.groups {
-		g.fixedByAided = in.AidedReport != nil && !in.AidedSameAsDelivery && !slices.ContainsFunc(g.codes, func(c string) bool { return aidedLeft[c] })
+		g.fixedByAided = offered && !slices.ContainsFunc(g.codes, func(c string) bool { return aidedLeft[c] })
 	}
 	slices.SortStableFunc(p.groups, func(a, b *group) int {
 		return cmp.Or(cmp.Compare(a.priority, b.priority), cmp.Compare(kinds[a.kind].orderInTier, kinds[b.kind].orderInTier))
@@ -206,6 +213,13 @@ func dropped(d *caption.Diagnostic) bool {
 		return true
 	}
 	return false
+}
+
+// guessed reports whether a remaining finding is text the reader read
+// from bytes its encoding cannot read (encoding_not_utf8 with severity
+// error): a person checks the characters against the source.
+func guessed(d *caption.Diagnostic) bool {
+	return d.Severity == caption.SeverityError && d.Code == caption.CodeEncodingNotUTF8
 }
 
 // deciding keeps the findings that decided a failed clause (severity

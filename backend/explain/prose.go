@@ -128,6 +128,10 @@ func (w *writer) comparison() string {
 	if a == nil || w.in.AidedSameAsDelivery {
 		return fmt.Sprintf("The enhanced delivery is the same file as the upload-ready one: both score %g.", c.UploadReadyScore)
 	}
+	if worse := w.in.aidedWorse(); worse != nil {
+		return fmt.Sprintf("The enhanced delivery scores %g against %g for the upload-ready one, but its fixes made problems the upload-ready one has not (%s): deliver the upload-ready file.",
+			c.EnhancedScore, c.UploadReadyScore, strings.Join(worse, ", "))
+	}
 	switch {
 	case c.EnhancedScore > c.UploadReadyScore:
 		return fmt.Sprintf("The enhanced delivery scores %g against %g for the upload-ready one: its fixes also aim at %s's suggestions.",

@@ -12,7 +12,8 @@ import "github.com/captionqa/captionqa/backend/caption"
 //     the free time around it (see [fixer.timeZeroCues]), trims whitespace, removes cues without visible text
 //     (tg.EmptyCues), brings placements into the frame
 //     (tg.ClampPlacement), trims overlaps (tg.Overlaps), adds breaks
-//     inside lines over tg.MaxCharsPerLine, lengthens cues under
+//     inside lines over tg.MaxCharsPerLine (a suggested one within
+//     MaxLines, lines a little over it if need be), lengthens cues under
 //     tg.MinDurationMs and pulls ends back from gaps under tg.MinGapMs. It
 //     keeps every author line break and never merges or splits cues.
 //   - [AutoSplitSentences] adds re-wrapping cues whose lines break a limit
@@ -166,6 +167,7 @@ type fixer struct {
 	gapCost  []float64
 	from     []int
 	scratch  []word
+	widths   []int
 	ends     []int
 	times    []int64
 }
@@ -202,6 +204,26 @@ func (f *fixer) ownSrc() {
 	}
 }
 
+// breakWithin breaks ws, words of s over width that need k lines there,
+// into at most n lines for a suggested width (see [fixer.breakLongLines]):
+// the fewest lines from k that need no bad break, else n lines running
+// over the width as far as they need ([fixer.wrapWithin]), which also
+// spares a bad break where it can. n of 1 leaves the line alone. It
+// returns the lines used.
+func (f *fixer) breakWithin(s string, ws []word, width, k, n int) int {
+	if n <= 1 {
+		return 1
+	}
+	for kk := k; kk <= min(n, maxBalancedLines); kk++ {
+		if !f.wrap(s, ws, width, kk) {
+			return kk
+		}
+	}
+	n = min(n, maxBalancedLines, len(ws))
+	f.wrapWithin(s, ws, width, n)
+	return n
+}
+
 // breakLongLines adds breaks inside lines over MaxCharsPerLine and keeps
 // every other break (layout-preserve-breaks).
 func (f *fixer) breakLongLines() {
@@ -228,6 +250,11 @@ func (f *fixer) breakLongLines() {
 		if f.tg.MaxLines > 0 {
 			spare = f.tg.MaxLines - int(f.m[i].lines)
 		}
+		// A suggested width gives way to MaxLines: a cue within it gains
+		// no line past it, its long lines running as far over the width
+		// as the lines it may have need. Otherwise the fix would trade a
+		// line too long for too many lines.
+		within := f.soft(LimitMaxCharsPerLine) && f.tg.MaxLines > 0 && spare >= 0
 		a := 0
 		for b := 1; b <= len(ws); b++ {
 			if b < len(ws) && !ws[b].brk {
@@ -235,6 +262,11 @@ func (f *fixer) breakLongLines() {
 			}
 			if seg := ws[a:b]; minLines(seg, width) > 1 {
 				k := minLines(seg, width)
+				if within {
+					spare -= f.breakWithin(c.Text, seg, width, k, spare+1) - 1
+					a = b
+					continue
+				}
 				spare -= k - 1
 				kmax := k + max(spare, 0)
 				if spare < 0 {

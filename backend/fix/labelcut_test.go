@@ -52,28 +52,35 @@ func TestSplitAtLabelShortTurn(t *testing.T) {
 }
 
 // No line ends on the first word after a speaker label ("Bob: I /
-// agree.") while another break fits, even in a cue already over
-// MaxLines, which takes one more line instead.
+// agree.") while another break fits, even where an enforced width takes
+// the cue over MaxLines. A suggested width gives way to MaxLines instead
+// (see TestSuggestedWidthKeepsMaxLines).
 func TestNoBreakAfterLabelWord(t *testing.T) {
 	t.Parallel()
 	all := LimitMaxCharsPerLine | LimitMaxLines | LimitMaxCPS | LimitMinDuration | LimitMaxDuration | LimitMinGap
 	tiktok := Targets{MaxCharsPerLine: 25, MaxLines: 2, MaxCPS: 17, MinDurationMs: 833, MaxDurationMs: 7000, MinGapMs: 84, BalanceLines: true, Suggested: all}
+	firmWidth := tiktok
+	firmWidth.Suggested &^= LimitMaxCharsPerLine
 	tests := []struct {
 		name    string
 		profile Profile
+		tg      Targets
 		in      caption.Cue
 		want    []string
 	}{
-		{"three turns, layout only", LayoutPreserveBreaks,
+		{"three turns, layout only", LayoutPreserveBreaks, firmWidth,
 			labelled(1000, 7000, "{Ann:} We should go now before it rains. {Bob:} I agree. {Ann:} Then hurry up and grab your coat."),
 			[]string{"Ann: We should go now\nbefore it rains.\nBob: I agree.\nAnn: Then hurry up\nand grab your coat."}},
+		{"three turns, layout only, suggested width", LayoutPreserveBreaks, tiktok,
+			labelled(1000, 7000, "{Ann:} We should go now before it rains. {Bob:} I agree. {Ann:} Then hurry up and grab your coat."),
+			[]string{"Ann: We should go now before it rains.\nBob: I agree. Ann: Then hurry up and grab your coat."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			in := &caption.Track{Cues: []caption.Cue{tt.in}}
 			before := cloneForCompare(in)
-			res := Apply(in, tt.profile, tiktok)
+			res := Apply(in, tt.profile, tt.tg)
 			checkInvariants(t, tt.name, in, before, tt.profile, res)
 			if got := texts(res.Track.Cues); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("cues %q\nwant %q", got, tt.want)

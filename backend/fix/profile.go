@@ -86,7 +86,9 @@ type Targets struct {
 	// enforced one wins: a suggested minimum gap or duration gives way to
 	// the time an enforced reading speed needs, a suggested minimum
 	// duration to the split an enforced line limit needs, a suggested
-	// maximum duration to the time an enforced reading speed needs. So
+	// maximum duration to the time an enforced reading speed needs, and a
+	// suggested line length to MaxLines (a cue within it gains no line
+	// past it to shorten a line, see [Apply]). So
 	// the aided output keeps the enforced rules the delivery meets, except
 	// in rare splits a suggested limit causes, where rounding can leave a
 	// piece a few milliseconds or characters over (TestAidedKeepsEnforced

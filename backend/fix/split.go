@@ -634,6 +634,15 @@ func (f *fixer) rewrap(s string, pw []word, lo int) {
 		seg := pw[a:b]
 		k, kmax := 1, 1
 		switch {
+		case width > 0 && a == 0 && b == len(pw) && f.soft(LimitMaxCharsPerLine) && f.tg.MaxLines > 0 &&
+			minLines(seg, width) > max(f.tg.MaxLines, authorLines):
+			// A cue that cannot be split (it runs into the next, or its
+			// time is too short) and needs more lines than MaxLines at a
+			// suggested width gives way to MaxLines, as breakLongLines
+			// does: no more lines than it may have, or had.
+			f.breakWithin(s, seg, width, minLines(seg, width), max(f.tg.MaxLines, authorLines))
+			a = b
+			continue
 		case width > 0:
 			k = minLines(seg, width)
 			kmax = k

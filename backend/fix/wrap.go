@@ -4,6 +4,7 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -321,6 +322,68 @@ func (f *fixer) goodLines(s string, ws []word, width, limit int) int {
 	}
 	f.scratch = append(f.scratch[:0], ws...)
 	return f.wrapBest(s, f.scratch, width, k, limit+1)
+}
+
+// wrapWithin wraps ws (the words of s) in k lines, for a width that is
+// only suggested where more lines would break MaxLines: the lines run as
+// far past width as k lines need ([fitWidth]), and, for two lines,
+// further still when that avoids a bad break, at the narrowest width of
+// the two-line layouts that give one (tried in order, at most
+// [maxWiderTries] of them, so the time stays linear).
+func (f *fixer) wrapWithin(s string, ws []word, width, k int) {
+	w := fitWidth(ws, width, k)
+	if !f.wrap(s, ws, w, k) || k != 2 {
+		return
+	}
+	// The width of each two-line layout is its longer line: try the
+	// narrower ones first.
+	f.widths = f.widths[:0]
+	top := ws[0].chars
+	total := top
+	for i := 1; i < len(ws); i++ {
+		total += ws[i].sep() + ws[i].chars
+	}
+	for i := 1; i < len(ws); i++ {
+		bottom := total - top - ws[i].sep()
+		if m := max(top, bottom); m > w {
+			f.widths = append(f.widths, m)
+		}
+		top += ws[i].sep() + ws[i].chars
+	}
+	slices.Sort(f.widths)
+	f.widths = slices.Compact(f.widths)
+	for _, ww := range f.widths[:min(len(f.widths), maxWiderTries)] {
+		if !f.wrap(s, ws, ww, k) {
+			return
+		}
+	}
+	f.wrap(s, ws, w, k)
+}
+
+// maxWiderTries bounds the wider layouts [fixer.wrapWithin] tries.
+const maxWiderTries = 8
+
+// fitWidth is the least width, from width up, at which ws fit in k lines
+// ([minLines]); minLines only falls as the width grows, so a binary search
+// finds it.
+func fitWidth(ws []word, width, k int) int {
+	if minLines(ws, width) <= k {
+		return width
+	}
+	hi := 0
+	for i := range ws {
+		hi += ws[i].sep() + ws[i].chars
+	}
+	lo := width // minLines(ws, lo) > k <= minLines(ws, hi)
+	for hi-lo > 1 {
+		mid := lo + (hi-lo)/2
+		if minLines(ws, mid) <= k {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
 }
 
 // fillGreedy breaks ws as late as width allows, never inside a speaker

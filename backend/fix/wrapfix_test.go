@@ -88,3 +88,43 @@ func TestSentenceBreakAgrees(t *testing.T) {
 		}
 	}
 }
+
+// A suggested width gives way to MaxLines (#29 point 8): a cue within
+// MaxLines gains no line past it for a line too long, which would trade a
+// problem the delivery has too for one it has not. The long line is
+// shared out over the lines the cue may have, as little over the width as
+// those need and further where that spares a bad break ("at the /
+// station"). An enforced width still takes the lines it needs.
+func TestSuggestedWidthKeepsMaxLines(t *testing.T) {
+	t.Parallel()
+	all := LimitMaxCharsPerLine | LimitMaxLines | LimitMaxCPS | LimitMinDuration | LimitMaxDuration | LimitMinGap
+	aided := Targets{MaxCharsPerLine: 42, MaxLines: 2, MaxCPS: 20, MinDurationMs: 833, MaxDurationMs: 7000, MinGapMs: 84, BalanceLines: true, Suggested: all}
+	firm := aided
+	firm.Suggested &^= LimitMaxCharsPerLine | LimitMaxLines
+	fox := "The quick brown fox jumps over the lazy dog while the farmer watches from the barn."
+	station := "I told you that I would be there at the station before nine o'clock in the morning."
+	tests := []struct {
+		name string
+		tg   Targets
+		in   string
+		want string
+	}{
+		{"no two lines of 42", aided, fox, "The quick brown fox jumps over the lazy dog\nwhile the farmer watches from the barn."},
+		{"wider for a clean break", aided, station, "I told you that I would be there at the station\nbefore nine o'clock in the morning."},
+		{"no line to spare", aided, "Short line.\n" + fox, "Short line.\n" + fox},
+		{"already over MaxLines", aided, "One.\nTwo.\n" + fox, "One.\nTwo.\nThe quick brown fox jumps\nover the lazy dog\nwhile the farmer watches from the barn."},
+		{"enforced width", firm, fox, "The quick brown fox jumps\nover the lazy dog\nwhile the farmer watches from the barn."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			in := &caption.Track{Cues: []caption.Cue{cue("1", 1000, 5000, tt.in)}}
+			before := cloneForCompare(in)
+			res := Apply(in, LayoutPreserveBreaks, tt.tg)
+			checkInvariants(t, tt.name, in, before, LayoutPreserveBreaks, res)
+			if got := res.Track.Cues[0].Text; got != tt.want {
+				t.Errorf("got %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
