@@ -230,6 +230,7 @@ export const ACTION_LABELS: Record<string, string> = {
   clamp: "Positions brought into the frame",
   repair_markup: "Markup repaired",
   rewrite_time: "Time stamps rewritten",
+  keep_delivery: "Kept as in the delivery (a fix made it worse)",
   write_header: "Header written",
   reencode: "Re-encoded as UTF-8",
   set_language: "Language declared",
