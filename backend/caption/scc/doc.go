@@ -35,7 +35,11 @@
 //   - Pop-on (RCL, ENM, EOC, EDM) and paint-on (RDC) captions become cues
 //     of what the screen shows: a cue from the frame a caption is
 //     displayed to the frame the display changes. Paint-on text that
-//     arrives over one SCC line is one change, at its first frame.
+//     arrives over one SCC line is one change, at the frame of its first
+//     character: codes that show nothing (a preamble address code, a
+//     mid-row code's space before the text, a roll-up window moved while
+//     empty) change nothing a viewer sees. TestCorpusWords checks every
+//     corpus file against ffmpeg's reading and the hex.
 //   - Roll-up captions (RU2, RU3, RU4, CR) become a cue per line, as an
 //     editor expects: a line starts at its first character and ends when
 //     the next line starts, when it is erased or when it scrolls out of
