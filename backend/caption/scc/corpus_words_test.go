@@ -274,7 +274,7 @@ func ffmpegReference(t *testing.T, data []byte) []refCue {
 	if err != nil {
 		t.Fatalf("ffmpeg: %v", err)
 	}
-	events := parseFFmpegSRT(t, out)
+	events := parseFFmpegSRT(t, out, false)
 	var ref []refCue
 	for k, e := range events {
 		switch pairs.modeAt(e.start) {
@@ -298,9 +298,11 @@ func ffmpegReference(t *testing.T, data []byte) []refCue {
 }
 
 // parseFFmpegSRT reads the SRT ffmpeg writes, times as frames: ffmpeg
-// reads a timecode HH:MM:SS:FF as HH:MM:SS plus FF×33 ms, so the labels
-// the test wrote map back to their frames.
-func parseFFmpegSRT(t *testing.T, out []byte) []refCue {
+// reads a timecode HH:MM:SS:FF (or ;FF) as HH:MM:SS plus FF×33 ms, so the
+// labels of the file map back to their frames, drop-frame ones when drop
+// is set. A time that is no label's is ffmpeg's own (where it stops
+// reading): an end so is open.
+func parseFFmpegSRT(t *testing.T, out []byte, drop bool) []refCue {
 	t.Helper()
 	var cues []refCue
 	blocks := strings.Split(strings.ReplaceAll(string(out), "\r\n", "\n"), "\n\n")
@@ -328,11 +330,11 @@ func parseFFmpegSRT(t *testing.T, out []byte) []refCue {
 			j := strings.Index(text[i:], ">")
 			text = text[:i] + text[i+j+1:]
 		}
-		start, ok := labelFrame(from)
+		start, ok := labelFrame(from, drop)
 		if !ok {
 			t.Fatalf("ffmpeg time %q is not a label the test wrote", from)
 		}
-		end, ok := labelFrame(to)
+		end, ok := labelFrame(to, drop)
 		// An end off the labels is ffmpeg's own, where it stops reading.
 		cues = append(cues, refCue{start: start, end: end, open: !ok, text: text})
 	}
@@ -341,12 +343,16 @@ func parseFFmpegSRT(t *testing.T, out []byte) []refCue {
 
 // labelFrame returns the frame whose label ffmpeg read as SRT time s,
 // false when s is no label's.
-func labelFrame(s string) (int64, bool) {
+func labelFrame(s string, drop bool) (int64, bool) {
 	var h, m, sec, ms int64
 	if _, err := fmt.Sscanf(s, "%d:%d:%d,%d", &h, &m, &sec, &ms); err != nil || ms%33 != 0 {
 		return 0, false
 	}
-	return ((h*60+m)*60+sec)*30 + ms/33, true
+	sep := ":"
+	if drop {
+		sep = ";"
+	}
+	return simpleTimecode(fmt.Sprintf("%02d:%02d:%02d%s%02d", h, m, sec, sep, ms/33))
 }
 
 // at returns the frame of pair k (0-based) of the line stamped label.
