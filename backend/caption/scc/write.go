@@ -48,8 +48,9 @@ func Encode(w io.Writer, t *caption.Track, o Options) ([]caption.Diagnostic, err
 // (overlapping_cues); as infos (unsupported_feature), blank and invisible
 // characters written as a space or left out, cues that overlap and share
 // captions, and two cues that show the same one after the other. An info
-// for the whole file says that times are rounded to frames. Cues [Shows] rejects are not written and not listed here;
-// format.Delivers reports them.
+// for the whole file says that times are rounded to frames. Cues [Shows]
+// rejects are not written and not listed here; format.Delivers reports
+// them.
 func Changes(t *caption.Track) []caption.Diagnostic { return makePlan(t).changes }
 
 // Delivered returns what a file [Write] makes of t reads back to: the
