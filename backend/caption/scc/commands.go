@@ -29,14 +29,19 @@ func (d *decoder) command(frame int64, c2 byte) {
 			return
 		}
 		d.col = max(d.col-1, 0)
-		d.target().cells[d.row][d.col] = cell{}
-		d.changed(frame)
+		cl := &d.target().cells[d.row][d.col]
+		shown := cl.visible()
+		*cl = cell{}
+		if shown {
+			d.changed(frame)
+		}
 	case cmdDER:
 		if d.mode == textMode {
 			return
 		}
-		d.target().clearFrom(d.row, min(d.col, screenCols-1))
-		d.changed(frame)
+		if d.target().clearFrom(d.row, min(d.col, screenCols-1)) {
+			d.changed(frame)
+		}
 	case cmdCR:
 		if d.mode == rollUp {
 			d.carriageReturn(frame)
@@ -128,8 +133,9 @@ func (d *decoder) preamble(frame int64, c1, c2 byte) {
 		r = max(r, d.depth-1)
 		if r != d.base {
 			d.flush()
-			d.moveWindow(r)
-			d.changed(frame)
+			if d.moveWindow(r) {
+				d.changed(frame)
+			}
 		}
 	}
 	d.row = r
@@ -145,12 +151,15 @@ func (d *decoder) preamble(frame int64, c1, c2 byte) {
 	d.st.underline = c2&1 == 1
 }
 
-// moveWindow moves the roll-up window's rows so that it ends on row base.
-func (d *decoder) moveWindow(base int) {
+// moveWindow moves the roll-up window's rows so that it ends on row base,
+// and reports whether they show anything (so that the move is seen).
+func (d *decoder) moveWindow(base int) (shown bool) {
 	m := d.displayed()
 	var rows [maxRows][screenCols]cell
 	for i := range d.depth {
 		if r := d.base - i; r >= 0 {
+			_, _, ok := m.rowExtent(r)
+			shown = shown || ok
 			rows[i] = m.cells[r]
 			m.clearRow(r)
 		}
@@ -162,4 +171,5 @@ func (d *decoder) moveWindow(base int) {
 		}
 	}
 	d.base = base
+	return shown
 }

@@ -128,9 +128,13 @@ func (d *decoder) put(frame int64, c cell) {
 		d.rep.note(caption.CodeNonStandardSyntax, caption.SeverityWarning, d.line,
 			"a row runs past column 32; its last column shows the last character sent past the edge, as on a decoder")
 	}
-	d.target().put(d.row, min(d.col, screenCols-1), c)
+	m, col := d.target(), min(d.col, screenCols-1)
+	shows := c.visible() || m.cells[d.row][col].visible()
+	m.put(d.row, col, c)
 	d.col = min(d.col+1, screenCols)
-	d.changed(frame)
+	if shows {
+		d.changed(frame)
+	}
 }
 
 // target is the memory text goes to: the non-displayed one in pop-on.
@@ -141,7 +145,10 @@ func (d *decoder) target() *memory {
 	return d.displayed()
 }
 
-// changed records that the cursor's memory changed at frame.
+// changed records that what the cursor's memory shows changed at frame.
+// Only a change a viewer sees counts: a paint-on or roll-up caption
+// starts with its first character, not with the codes (a preamble, a
+// mid-row code's space) sent before it.
 func (d *decoder) changed(frame int64) {
 	switch d.mode {
 	case popOn:

@@ -35,7 +35,11 @@
 //   - Pop-on (RCL, ENM, EOC, EDM) and paint-on (RDC) captions become cues
 //     of what the screen shows: a cue from the frame a caption is
 //     displayed to the frame the display changes. Paint-on text that
-//     arrives over one SCC line is one change, at its first frame.
+//     arrives over one SCC line is one change, at the frame of its first
+//     character: codes that show nothing (a preamble address code, a
+//     mid-row code's space before the text, a roll-up window moved while
+//     empty) change nothing a viewer sees. TestCorpusWords checks every
+//     corpus file against ffmpeg's reading and the hex.
 //   - Roll-up captions (RU2, RU3, RU4, CR) become a cue per line, as an
 //     editor expects: a line starts at its first character and ends when
 //     the next line starts, when it is erased or when it scrolls out of
@@ -72,6 +76,14 @@
 //     that fits (a longer word is cut). At most 4 rows: a cue with more is
 //     split into captions of up to 4 rows, in order, sharing its time by
 //     their length.
+//   - Cues that overlap in time share the screen, as 608 shows one pop-on
+//     caption at a time: while they overlap, one caption shows each cue's
+//     rows, in the order the cues came on screen (those in the same area
+//     stacked, the newest lowest), so that every line is on screen for
+//     its own cue's time. A caption has 4 rows in all: a cue that does not
+//     fit in the rows left waits until enough are free (overlapping_cues),
+//     keeping its end while at least half its time is left, its duration
+//     after that; a later cue that fits does not wait.
 //   - The 608 character set: what 608 has is written as itself (* \ ^ _
 //     { | } ~ as extended characters, since their codes are letters in
 //     608). Letters it lacks are written without their accent (ł as l, œ
@@ -92,12 +104,19 @@
 //     end-of-caption code falls on its first frame; EDM erases it at its
 //     end, unless the next caption replaces it there. When the frames
 //     since the caption before was displayed are too few to load it, it
-//     is displayed as soon as it is loaded.
+//     is displayed as soon as it is loaded. A caption that would last
+//     only a frame or two between two others that show all it shows (cues
+//     that overlap by that much) is left out when loading it would delay
+//     the changes more than leaving it out does.
+//   - The end-of-caption and erase codes each start a line of the file,
+//     so that readers that time a line's codes by its timecode (ffmpeg's)
+//     show and erase each caption on its frame too. TestWriteOverlap reads
+//     the file back with this reader and with ffmpeg.
 //
 // [Changes] lists every change this makes, as warnings that name the cue:
 // re-wrapped lines, split cues, replaced characters, styling moved or
-// left out, and moved times. [Delivered] is the track the file reads back
-// to.
+// left out, and moved times; and, as infos, the cues that share captions
+// and when. [Delivered] is the track the file reads back to.
 package scc
 
 // Format is the format name of Scenarist SCC captions.

@@ -12,9 +12,6 @@ type pairEncoder struct {
 	// code, and would run it again after anything else.
 	tied    []bool
 	pending int // a standard character waiting for its pair, or -1
-	// moved is set when a style change inside a word had to wait for the
-	// next space.
-	moved bool
 }
 
 func (e *pairEncoder) control(c1, c2 byte) {
@@ -70,70 +67,87 @@ func midRowCode(st style) byte {
 	return c
 }
 
-// loadCaption returns the pairs that load rows into non-displayed memory,
-// from row first (1 to 15), each placed by align: RCL, ENM, then per row
-// a preamble address code, a tab offset and a mid-row code as needed, and
-// the text. The end-of-caption code is the scheduler's.
+// loadCaption returns the pairs that load a caption's lines into
+// non-displayed memory: RCL, ENM, then per line a preamble address code,
+// a tab offset and a mid-row code as needed, and the text. The
+// end-of-caption code is the scheduler's.
+func loadCaption(lines []line) (pairs [][2]byte, tied []bool) {
+	n := 4
+	for i := range lines {
+		n += 8 + lines[i].r.width()
+	}
+	e := pairEncoder{pending: -1, pairs: make([][2]byte, 0, n), tied: make([]bool, 0, n)}
+	e.control(hiMisc, cmdRCL)
+	e.control(hiMisc, cmdENM)
+	for i := range lines {
+		e.row(lines[i].r, lines[i].at, lines[i].col)
+	}
+	return e.pairs, e.tied
+}
+
+// row sends the pairs that write r on screen row at (1 to 15) from column
+// col, and reports whether a style change inside a word had to wait for
+// the next space.
 //
 // A row's column is set by the preamble's indent (a multiple of 4) plus a
 // tab offset. A row that starts in colour or italics starts with a
 // mid-row code in the column before its text, or, in column 0, with a
 // preamble that sets the style. Inside a row a style changes with a
 // mid-row code in place of a space; one that changes inside a word waits
-// for the next space (moved).
-func loadCaption(rows []row, first int, align string) (pairs [][2]byte, tied []bool, moved bool) {
-	n := 4
-	for i := range rows {
-		n += 8 + rows[i].width()
+// for the next space.
+func (e *pairEncoder) row(r *row, at, col int) (moved bool) {
+	w := r.width()
+	hi, rowBit := pacFor(at)
+	st := r.styles[0]
+	colourful := st.italic || st.colour != colourWhite
+	ul := byte(0)
+	if st.underline {
+		ul = 1
 	}
-	e := pairEncoder{pending: -1, pairs: make([][2]byte, 0, n), tied: make([]bool, 0, n)}
-	e.control(hiMisc, cmdRCL)
-	e.control(hiMisc, cmdENM)
-	for i := range rows {
-		r := &rows[i]
-		w := r.width()
-		col := column(w, align)
-		hi, rowBit := pacFor(first + i)
-		st := r.styles[0]
-		colourful := st.italic || st.colour != colourWhite
-		ul := byte(0)
-		if st.underline {
-			ul = 1
+	switch {
+	case colourful && col == 0:
+		attr := st.colour
+		if st.italic {
+			attr = 7
 		}
-		switch {
-		case colourful && col == 0:
-			attr := st.colour
-			if st.italic {
-				attr = 7
-			}
-			e.control(hi, 0x40|rowBit|attr<<1|ul)
-		default:
-			at := col
-			if colourful {
-				at--
-			}
-			e.control(hi, 0x40|rowBit|0x10|byte(at/4)<<1|ul)
-			if at%4 > 0 {
-				e.control(hiTab, 0x20+byte(at%4))
-			}
-			if colourful {
-				e.control(hiMidRow, midRowCode(st))
-			}
+		e.control(hi, 0x40|rowBit|attr<<1|ul)
+	default:
+		at := col
+		if colourful {
+			at--
 		}
-		for k, g := range r.glyphs {
-			if g.r == ' ' && k+1 < w && r.styles[k+1] != st {
-				st = r.styles[k+1]
-				e.control(hiMidRow, midRowCode(st))
-				continue
-			}
-			if r.styles[k] != st && g.r != ' ' {
-				e.moved = true
-			}
-			e.glyph(g)
+		e.control(hi, 0x40|rowBit|0x10|byte(at/4)<<1|ul)
+		if at%4 > 0 {
+			e.control(hiTab, 0x20+byte(at%4))
 		}
-		e.flushText()
+		if colourful {
+			e.control(hiMidRow, midRowCode(st))
+		}
 	}
-	return e.pairs, e.tied, e.moved
+	for k, g := range r.glyphs {
+		if g.r == ' ' && k+1 < w && r.styles[k+1] != st {
+			st = r.styles[k+1]
+			e.control(hiMidRow, midRowCode(st))
+			continue
+		}
+		if r.styles[k] != st && g.r != ' ' {
+			moved = true
+		}
+		e.glyph(g)
+	}
+	e.flushText()
+	return moved
+}
+
+// movesStyle reports whether writing rows moves a style change inside a
+// word to the next space; e is scratch space.
+func (e *pairEncoder) movesStyle(rows []row) bool {
+	moved := false
+	for i := range rows {
+		e.pending, e.pairs, e.tied = -1, e.pairs[:0], e.tied[:0]
+		moved = e.row(&rows[i], screenRows, 0) || moved
+	}
+	return moved
 }
 
 // column returns the first column of a row w columns wide: centred by

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -17,24 +18,29 @@ const (
 	CodeLineTooLong = "line_too_long"
 	// CodeTooManyLines: a cue of more than 4 rows was split.
 	CodeTooManyLines = "too_many_lines"
-	// CodeOverlappingCues: a cue was cut short where the next is shown.
+	// CodeOverlappingCues: a cue was shown later than its time because
+	// the cues it overlaps fill the 4 rows a caption has.
 	CodeOverlappingCues = "overlapping_cues"
 	// CodeGapTooSmall: a cue was shown late, or ends elsewhere, because
 	// the captions before it left too few frames to load it.
 	CodeGapTooSmall = "gap_too_small"
 )
 
-// plan is what the writer makes of a track: the captions, scheduled, and
-// every change it made to fit 608.
+// plan is what the writer makes of a track: the units it stacks, the
+// captions it shows them in, scheduled, and every change it made to fit
+// 608.
 type plan struct {
+	units   []unit
 	caps    []capt
 	changes []caption.Diagnostic
+	scratch pairEncoder
 }
 
-// makePlan lays out and schedules t's cues in time order, leaving out
-// those [Shows] rejects.
+// makePlan lays out t's cues in time order, leaving out those [Shows]
+// rejects, stacks those that overlap into shared captions and schedules
+// the captions.
 func makePlan(t *caption.Track) *plan {
-	p := &plan{}
+	p := &plan{scratch: pairEncoder{pending: -1}}
 	order := make([]int, 0, len(t.Cues))
 	for i := range t.Cues {
 		if Shows(&t.Cues[i]) {
@@ -42,10 +48,12 @@ func makePlan(t *caption.Track) *plan {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(t.Cues[a].StartMs, t.Cues[b].StartMs) })
+	p.units = make([]unit, 0, len(order))
 	for _, i := range order {
 		p.addCue(t, i)
 	}
-	schedule(p.caps)
+	p.stack()
+	p.caps = schedule(p.caps, p.units)
 	p.reportTimes(t)
 	if len(p.caps) > 0 {
 		p.changes = append(p.changes, caption.Diagnostic{Code: caption.CodeUnsupportedFeature, Severity: caption.SeverityInfo,
@@ -63,7 +71,7 @@ func cueOf(d caption.Diagnostic) int {
 	return *d.CueIndex
 }
 
-// addCue lays out cue i as one caption, or as several of at most 4 rows
+// addCue lays out cue i as one unit, or as several of at most 4 rows
 // that share its time by their length, and records what that changed.
 func (p *plan) addCue(t *caption.Track, i int) {
 	c := &t.Cues[i]
@@ -89,6 +97,10 @@ func (p *plan) addCue(t *caption.Track, i int) {
 		p.change(t, i, caption.CodeUnsupportedFeature, caption.SeverityWarning,
 			"the colour of italic text was left out, as 608 draws italics white")
 	}
+	if len(c.Spans) > 0 && p.scratch.movesStyle(l.rows) {
+		p.change(t, i, caption.CodeUnsupportedFeature, caption.SeverityWarning,
+			"a style change inside a word was moved to the next space, as 608 changes style only at a space")
+	}
 	var area, align string
 	if pl := c.Placement; pl != nil {
 		area, align = pl.Area, pl.Align
@@ -101,7 +113,6 @@ func (p *plan) addCue(t *caption.Track, i int) {
 		total += r.width()
 	}
 	from, done, at := 0, 0, start
-	var moved bool
 	var pieces []string
 	for k := range parts {
 		n := len(l.rows) / parts
@@ -118,16 +129,10 @@ func (p *plan) addCue(t *caption.Track, i int) {
 		if k == parts-1 {
 			next = end
 		}
-		load, tied, mv := loadCaption(rows, firstRow(area, len(rows)), align)
-		moved = moved || mv
-		p.caps = append(p.caps, capt{src: i, part: k, parts: parts, rows: rows, first: firstRow(area, len(rows)),
-			align: align, load: load, tied: tied, want: at, wantEnd: next})
+		p.units = append(p.units, unit{src: i, part: k, parts: parts, rows: rows, area: area, align: align,
+			want: at, wantEnd: next, start: at, end: next, firstCap: -1})
 		pieces = append(pieces, clock(at)+"–"+clock(next))
 		at = next
-	}
-	if moved {
-		p.change(t, i, caption.CodeUnsupportedFeature, caption.SeverityWarning,
-			"a style change inside a word was moved to the next space, as 608 changes style only at a space")
 	}
 	if parts > 1 {
 		p.change(t, i, CodeTooManyLines, caption.SeverityWarning, "its %d rows do not fit the 4 of a 608 caption; it was split into %d captions: %s",
@@ -148,45 +153,136 @@ func firstRow(area string, n int) int {
 	return screenRows - n + 1
 }
 
-// reportTimes reports each caption the schedule moved: a start it had to
-// delay, and an end more than a frame from the cue's.
+// reportTimes reports what the schedule did to each unit: cues shown
+// together in one caption (an info), a unit that waited for rows, a start
+// it had to delay, and an end more than a frame from the cue's.
 func (p *plan) reportTimes(t *caption.Track) {
 	for k := range p.caps {
 		c := &p.caps[k]
-		if k > 0 && p.caps[k-1].showsSame(c) {
+		for _, u := range c.units {
+			un := &p.units[u]
+			if un.firstCap < 0 {
+				un.firstCap, un.from = k, c.eoc
+			}
+			un.lastCap, un.to = k, c.end
+		}
+		if k > 0 && p.caps[k-1].showsSame(c) && len(c.units) == 1 && len(p.caps[k-1].units) == 1 {
 			// Both cues read back as one: each is told.
 			prev := &p.caps[k-1]
-			for _, src := range []int{prev.src, c.src} {
+			a, b := p.units[prev.units[0]].src, p.units[c.units[0]].src
+			for _, src := range []int{a, b} {
 				p.change(t, src, caption.CodeUnsupportedFeature, caption.SeverityInfo,
 					"cues %d and %d show the same, one straight after the other: on screen they are one caption, from %s to %s",
-					prev.src+1, c.src+1, clock(prev.eoc), clock(c.end))
+					a+1, b+1, clock(prev.eoc), clock(c.end))
 			}
 		}
-		if c.eoc != c.want {
-			p.changePiece(t, c, CodeGapTooSmall,
+	}
+	p.reportShared(t)
+	for u := range p.units {
+		un := &p.units[u]
+		switch {
+		case un.waited != nil:
+			p.changeUnit(t, un, CodeOverlappingCues, "shown from %s to %s instead of %s to %s: the 4 rows of a 608 caption were taken by %s",
+				clock(un.from), clock(un.to), clock(un.want), clock(un.wantEnd), cueList(un.waited))
+			continue
+		case un.merged && un.from != un.want:
+			p.changeUnit(t, un, CodeGapTooSmall, "shown from %s instead of %s: the caption it would start in lasts too few frames to be loaded in time, so it starts in the one after",
+				clock(un.from), clock(un.want))
+		case un.from != un.want:
+			p.changeUnit(t, un, CodeGapTooSmall,
 				"shown from %s instead of %s: loading it takes %d frames (one per byte pair) after the caption before it is displayed",
-				clock(c.eoc), clock(c.want), len(c.load))
+				clock(un.from), clock(un.want), len(p.caps[un.firstCap].load))
 		}
-		if c.end-c.wantEnd > 1 || c.wantEnd-c.end > 1 {
+		if un.to-un.wantEnd > 1 || un.wantEnd-un.to > 1 {
 			code, why := CodeGapTooSmall, "it keeps its duration after its start moved"
-			switch c.endWhy {
+			switch p.caps[un.lastCap].endWhy {
 			case endCut:
-				code, why = CodeOverlappingCues, "when the next caption is displayed: SCC shows one pop-on caption at a time"
+				why = "when the next caption is displayed"
 			case endExtended:
 				why = "when the next caption is displayed, which had to be loaded first"
+			case endMerged:
+				why = "in the caption after its own: the one between lasts too few frames to be loaded in time"
 			}
-			p.changePiece(t, c, code, "ends at %s instead of %s, %s", clock(c.end), clock(c.wantEnd), why)
+			p.changeUnit(t, un, code, "ends at %s instead of %s, %s", clock(un.to), clock(un.wantEnd), why)
 		}
 	}
 }
 
-// changePiece records a change to the timing of caption c: a warning
-// about its cue, naming the piece of a split cue.
-func (p *plan) changePiece(t *caption.Track, c *capt, code string, format string, args ...any) {
-	if c.parts > 1 {
-		format = fmt.Sprintf("(caption %d of %d) ", c.part+1, c.parts) + format
+// reportShared tells each cue shown in one caption with others which
+// they are, and when.
+func (p *plan) reportShared(t *caption.Track) {
+	type shared struct {
+		with     []int
+		from, to int64
 	}
-	p.change(t, c.src, code, caption.SeverityWarning, format, args...)
+	by := map[int]*shared{}
+	var order []int
+	for k := range p.caps {
+		c := &p.caps[k]
+		cues := cuesOf(p.units, c.units)
+		if len(cues) < 2 {
+			continue
+		}
+		for _, src := range cues {
+			s := by[src]
+			if s == nil {
+				s = &shared{from: c.eoc}
+				by[src] = s
+				order = append(order, src)
+			}
+			s.to = c.end
+			for _, o := range cues {
+				if o != src {
+					s.with = append(s.with, o)
+				}
+			}
+		}
+	}
+	for _, src := range order {
+		s := by[src]
+		slices.Sort(s.with)
+		s.with = slices.Compact(s.with)
+		p.change(t, src, caption.CodeUnsupportedFeature, caption.SeverityInfo,
+			"it overlaps %s: from %s to %s they share one caption, each on rows of its own, as SCC shows one pop-on caption at a time",
+			cueList(s.with), clock(s.from), clock(s.to))
+	}
+}
+
+// cueList names cues (0-based indices, in order) by number: "cue 3",
+// "cues 3 and 4", "cues 3, 4 and 6"; past maxListed, "cues 3, 4, 6, 7, 9
+// and 12 more".
+func cueList(cues []int) string {
+	if len(cues) == 1 {
+		return "cue " + strconv.Itoa(cues[0]+1)
+	}
+	var b strings.Builder
+	b.WriteString("cues ")
+	shown := cues
+	if len(cues) > maxListed {
+		shown = cues[:maxListed]
+	}
+	for i, c := range shown {
+		switch {
+		case i == len(cues)-1:
+			b.WriteString(" and ")
+		case i > 0:
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(c + 1))
+	}
+	if len(cues) > maxListed {
+		fmt.Fprintf(&b, " and %d more", len(cues)-maxListed)
+	}
+	return b.String()
+}
+
+// changeUnit records a change to the timing of unit un: a warning about
+// its cue, naming the piece of a split cue.
+func (p *plan) changeUnit(t *caption.Track, un *unit, code string, format string, args ...any) {
+	if un.parts > 1 {
+		format = fmt.Sprintf("(caption %d of %d) ", un.part+1, un.parts) + format
+	}
+	p.change(t, un.src, code, caption.SeverityWarning, format, args...)
 }
 
 // change records a change to cue i.

@@ -50,11 +50,14 @@ func (m *memory) clearRow(r int) {
 	}
 }
 
-// clearFrom empties row r from column col to its end.
-func (m *memory) clearFrom(r, col int) {
+// clearFrom empties row r from column col to its end, and reports
+// whether that erased anything shown.
+func (m *memory) clearFrom(r, col int) (shown bool) {
 	for c := col; c < screenCols; c++ {
+		shown = shown || m.cells[r][c].visible()
 		m.cells[r][c] = cell{}
 	}
+	return shown
 }
 
 // moveRow moves row from to row to, leaving from empty.

@@ -42,21 +42,24 @@ func Encode(w io.Writer, t *caption.Track, o Options) ([]caption.Diagnostic, err
 // warnings, a line longer than 32 columns re-wrapped (line_too_long), a
 // cue of more than 4 rows split into several captions (too_many_lines),
 // characters 608 lacks replaced and styling it cannot show moved or left
-// out (unsupported_feature), and a caption shown late, or ending
-// elsewhere, for want of frames to load it or because the next caption
-// replaces it (gap_too_small, overlapping_cues); as infos
-// (unsupported_feature), blank and invisible characters written as a
-// space or left out, and two cues that show the same one after the
-// other. An info for the whole file says that times are rounded to
-// frames. Cues [Shows] rejects are not written and not listed here;
-// format.Delivers reports them.
+// out (unsupported_feature), a cue shown late, or ending elsewhere, for
+// want of frames to load its caption (gap_too_small), and a cue shown
+// later because the cues it overlaps take the 4 rows of a caption
+// (overlapping_cues); as infos (unsupported_feature), blank and invisible
+// characters written as a space or left out, cues that overlap and share
+// captions, and two cues that show the same one after the other. An info
+// for the whole file says that times are rounded to frames. Cues [Shows]
+// rejects are not written and not listed here; format.Delivers reports
+// them.
 func Changes(t *caption.Track) []caption.Diagnostic { return makePlan(t).changes }
 
 // Delivered returns what a file [Write] makes of t reads back to: the
-// captions it writes, with their text and their times in milliseconds
-// (each exactly a frame's start), in time order. Spans and placement are
-// left out. A caption that replaces one that shows the same in the same
-// place changes nothing on screen: the two read back as one cue.
+// captions it writes, with their text (their rows top to bottom) and
+// their times in milliseconds (each exactly a frame's start), in time
+// order; cues that overlap share captions. Spans and placement are left
+// out; SourceLine is that of the cue that came on screen last. A caption
+// that replaces one that shows the same in the same place changes
+// nothing on screen: the two read back as one cue.
 func Delivered(t *caption.Track) *caption.Track {
 	p := makePlan(t)
 	out := &caption.Track{Version: caption.Version, FrameRate: FrameRate, Cues: make([]caption.Cue, 0, len(p.caps))}
@@ -66,12 +69,13 @@ func Delivered(t *caption.Track) *caption.Track {
 			out.Cues[len(out.Cues)-1].EndMs = frameToMs(c.end)
 			continue
 		}
-		lines := make([]string, len(c.rows))
-		for k := range c.rows {
-			lines[k] = c.rows[k].text()
+		lines := make([]string, len(c.lines))
+		for k := range c.lines {
+			lines[k] = c.lines[k].r.text()
 		}
+		src := p.units[c.units[len(c.units)-1]].src
 		out.Cues = append(out.Cues, caption.Cue{StartMs: frameToMs(c.eoc), EndMs: frameToMs(c.end),
-			Text: strings.Join(lines, "\n"), SourceLine: t.Cues[c.src].SourceLine})
+			Text: strings.Join(lines, "\n"), SourceLine: t.Cues[src].SourceLine})
 	}
 	return out
 }
@@ -111,7 +115,8 @@ func RewritesText(c *caption.Cue) bool {
 
 // file returns the SCC file of the plan: the header, then a line for each
 // run of pairs on consecutive frames, and a new line where a caption
-// starts loading and where one is erased. The pairs come in frame order:
+// starts loading, where it is displayed and where one is erased. The
+// pairs come in frame order:
 // a caption's loading pairs, among which the erase of the caption before
 // may fall, then its end-of-caption code.
 func (p *plan) file(drop bool) []byte {
@@ -119,7 +124,7 @@ func (p *plan) file(drop bool) []byte {
 	for i := range p.caps {
 		n += len(p.caps[i].load) + 4
 	}
-	buf := make([]byte, 0, len(header)+2+5*n+32*len(p.caps))
+	buf := make([]byte, 0, len(header)+2+5*n+48*len(p.caps)) // 16 bytes a line, 3 lines a caption
 	buf = append(buf, header+"\n"...)
 	next := int64(-1) // the frame after the last pair written
 	emit := func(frame int64, pair [2]byte, start bool) {
@@ -153,7 +158,10 @@ func (p *plan) file(drop bool) []byte {
 			emit(f, c.load[k], k == 0)
 		}
 		eraseBefore(c.eoc)
-		emit(c.eoc, eoc, len(c.loadAt) == 0)
+		// The end-of-caption code starts a line of its own, so that a
+		// reader that times a line's codes by its timecode (ffmpeg does)
+		// shows the caption on its frame too.
+		emit(c.eoc, eoc, true)
 		emit(c.eoc+1, eoc, false)
 		if c.edm {
 			erase = c.end
@@ -176,13 +184,12 @@ func HasColour(hex string) bool {
 // showsSame reports whether caption n, displayed when c ends, shows what
 // c shows, where c shows it.
 func (c *capt) showsSame(n *capt) bool {
-	if c.edm || c.end != n.eoc || c.first != n.first || len(c.rows) != len(n.rows) {
+	if c.edm || c.end != n.eoc || len(c.lines) != len(n.lines) {
 		return false
 	}
-	for k := range c.rows {
-		a, b := &c.rows[k], &n.rows[k]
-		if column(a.width(), c.align) != column(b.width(), n.align) ||
-			!slices.Equal(a.glyphs, b.glyphs) || !slices.Equal(a.styles, b.styles) {
+	for k := range c.lines {
+		a, b := &c.lines[k], &n.lines[k]
+		if a.at != b.at || a.col != b.col || !slices.Equal(a.r.glyphs, b.r.glyphs) || !slices.Equal(a.r.styles, b.r.styles) {
 			return false
 		}
 	}

@@ -2,7 +2,13 @@ package scc
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,4 +177,156 @@ func TestWriteNeverOverflows(t *testing.T) {
 		t.Error("two writes of the same track differ")
 	}
 	assertDelivered(t, tr)
+}
+
+// TestWriteOverlap writes cues that overlap (testdata/write_overlap.in.json:
+// two speakers at once, partial overlaps, three cues at once, more rows
+// than a caption has, an overlap of a frame, cues at the top and the
+// bottom, a long cue with others coming and going; TestWriteGolden pins
+// the file and the changes) and reads the file back, with this reader and
+// with ffmpeg's. Every line of every cue is on screen throughout its own
+// cue's time, to the frame (within one), unless a change says its time
+// moved; and every line of every cue is on screen at some time.
+//
+// ffmpeg reads a timecode HH:MM:SS;FF as HH:MM:SS plus FF×33 ms, drop-frame
+// or not, and times the codes of a line at its timecode: the writer
+// starts a line where each caption is displayed and erased, so every time
+// ffmpeg gives is a label of the file, which maps back to its frame. Its
+// times are then held to the same frame as this reader's.
+func TestWriteOverlap(t *testing.T) {
+	t.Parallel()
+	tr, _ := golden.MustParse(t, caption.ParseJSON, mustReadFile(t, "testdata/write_overlap.in.json"))
+	var out bytes.Buffer
+	changes, err := Encode(&out, tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := map[int]bool{}
+	for _, d := range changes {
+		if d.CueIndex != nil && (d.Code == CodeGapTooSmall || d.Code == CodeOverlappingCues) {
+			moved[*d.CueIndex] = true
+		}
+	}
+	var held []refCue
+	for i := range tr.Cues {
+		if c := &tr.Cues[i]; !moved[i] {
+			held = append(held, refCue{start: msToFrame(c.StartMs), end: msToFrame(c.EndMs), text: c.Text})
+		}
+	}
+	if len(held) == len(tr.Cues) || len(held) == 0 {
+		t.Fatalf("the input should have cues that hold their time and cues that cannot: %d of %d moved", len(moved), len(tr.Cues))
+	}
+	back, _ := golden.MustParse(t, Parse, out.Bytes())
+	ff := ffmpegCues(t, out.Bytes())
+	for _, reading := range []struct {
+		name string
+		cues []caption.Cue
+	}{{"this reader", back.Cues}, {"ffmpeg", ff}} {
+		if total, shown, missed := onScreen(held, reading.cues, rowsOf, 1); shown != total {
+			t.Errorf("%s: %d of %d lines on screen throughout their cue's time; not: %s", reading.name, shown, total, strings.Join(missed, ", "))
+		}
+		for i := range tr.Cues {
+			for _, l := range rowsOf(tr.Cues[i].Text) {
+				if !slices.ContainsFunc(reading.cues, func(c caption.Cue) bool { return slices.Contains(rowsOf(c.Text), l) }) {
+					t.Errorf("%s: line %q is never on screen", reading.name, l)
+				}
+			}
+		}
+	}
+}
+
+// rowsOf returns the lines of a text as rows show them, trimmed.
+func rowsOf(text string) []string {
+	var out []string
+	for l := range strings.SplitSeq(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ffmpegCues reads an SCC file with drop-frame timecodes, written by
+// Write, with ffmpeg, and returns its cues on the frames of the labels
+// ffmpeg read.
+func ffmpegCues(t *testing.T, scc []byte) []caption.Cue {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "out.scc")
+	if err := os.WriteFile(path, scc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "srt", "-").Output()
+	if err != nil {
+		t.Fatalf("ffmpeg: %v", err)
+	}
+	var cues []caption.Cue
+	for _, r := range parseFFmpegSRT(t, out, true) {
+		if r.open {
+			t.Fatalf("ffmpeg gave a time that is no label of the file: %+v", r)
+		}
+		cues = append(cues, caption.Cue{StartMs: frameToMs(r.start), EndMs: frameToMs(r.end), Text: r.text})
+	}
+	return cues
+}
+
+func mustReadFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestWriteOverlapProperties writes many tracks of cues that overlap at
+// random (a fixed seed): each reads back to what Delivered says, every
+// line of every cue is on screen at some time, and those of the cues no
+// change says moved are on screen throughout their cue's time, to the
+// frame (within one).
+func TestWriteOverlapProperties(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(29, 4))
+	words := strings.Fields("a line of words that people say when they talk over one another")
+	for n := range 300 {
+		tr := &caption.Track{Version: caption.Version}
+		for i := range 2 + rng.IntN(12) {
+			start := int64(rng.IntN(20_000))
+			var lines []string
+			for range 1 + rng.IntN(3+rng.IntN(3)) {
+				lines = append(lines, fmt.Sprintf("%d:%s %s", i+1, words[rng.IntN(len(words))], words[rng.IntN(len(words))]))
+			}
+			c := caption.Cue{StartMs: start, EndMs: start + 30 + int64(rng.IntN(5000)), Text: strings.Join(lines, "\n")}
+			if rng.IntN(5) == 0 {
+				c.Placement = &caption.Placement{Area: caption.AreaTop}
+			}
+			tr.Cues = append(tr.Cues, c)
+		}
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			back := assertDelivered(t, tr)
+			moved := map[int]bool{}
+			for _, d := range Changes(tr) {
+				if d.CueIndex != nil && d.Severity == caption.SeverityWarning {
+					moved[*d.CueIndex] = true
+				}
+			}
+			var held []refCue
+			for i := range tr.Cues {
+				c := &tr.Cues[i]
+				if !Shows(c) {
+					continue
+				}
+				for _, l := range rowsOf(c.Text) {
+					if !slices.ContainsFunc(back.Cues, func(b caption.Cue) bool { return slices.Contains(rowsOf(b.Text), l) }) {
+						t.Errorf("line %q of cue %d is never on screen", l, i+1)
+					}
+				}
+				if !moved[i] && len(rowsOf(c.Text)) <= maxRows {
+					held = append(held, refCue{start: msToFrame(c.StartMs), end: msToFrame(c.EndMs), text: c.Text})
+				}
+			}
+			if total, shown, missed := onScreen(held, back.Cues, rowsOf, 1); shown != total {
+				t.Errorf("%d of %d lines on screen throughout their cue's time; not: %s\ncues: %+v\nread: %+v", shown, total, strings.Join(missed, ", "), tr.Cues, back.Cues)
+			}
+		})
+	}
 }
