@@ -53,6 +53,8 @@ func TestConvert(t *testing.T) {
 			`"line":3,"message":"cue 1: left out, as SRT cannot carry it: speaker of the cue"`},
 		{"a cue the output does not deliver is reported", "WEBVTT\n\n00:01.000 --> 00:02.000\nhi\n\n00:03.000 --> 00:03.000\nzero\n", []string{"convert", "--to", "ttml", "-"}, 0, "<tt ",
 			`"message":"cue 2 was left out: TTML shows no cue without visible text or duration"`},
+		{"text SRT writes with look-alikes is reported", "WEBVTT\n\n00:01.000 --> 00:02.000\n&lt;LAUGHING &amp; WHOOPS!&gt;\n", []string{"convert", "--to", "srt", "-"}, 0, "\u2039LAUGHING & WHOOPS!\u203a",
+			`"code":"invalid_markup","severity":"warning","line":3,"cueIndex":0,"message":"cue 1: text would read as markup in SRT players`},
 		{"no cues", "WEBVTT\n\nno cues here\n", []string{"convert", "-"}, 1, "", `"code":"no_cues"`},
 		{"empty input", "", []string{"convert", "-"}, 1, "", `"code":"empty_input"`},
 		{"unknown --to", "", []string{"convert", "--to", "sami", srtFile}, 2, "", "--to"},

@@ -34,7 +34,13 @@ func TestWrite(t *testing.T) {
 		{"start/end alignment", caption.Cue{Text: "x", Placement: &caption.Placement{Area: caption.AreaBottom, Align: "end"}},
 			"1\n00:00:00,000 --> 00:00:00,000\n{\\an3}x\n\n"},
 		{"escapes", caption.Cue{Text: "<b> &amp; {\\an8} {b} 00:00:01,000 --> 00:00:02,000"},
-			"1\n00:00:00,000 --> 00:00:00,000\n&lt;b> &amp;amp; &#123;\\an8} &#123;b} 00:00:01,000 --> 00:00:02,000\n\n"},
+			"1\n00:00:00,000 --> 00:00:00,000\n\u2039b\u203a &amp;amp; (\\an8) (b) 00:00:01,000 --> 00:00:02,000\n\n"},
+		{"text that reads as a tag", caption.Cue{Text: "<LAUGHING & WHOOPS!>\na < b & c > d"},
+			"1\n00:00:00,000 --> 00:00:00,000\n\u2039LAUGHING & WHOOPS!\u203a\na \u2039 b & c \u203a d\n\n"},
+		{"styled text that reads as a tag", caption.Cue{Text: "<a> b", Spans: []caption.Span{{Start: 1, End: 5, Italic: true}}},
+			"1\n00:00:00,000 --> 00:00:00,000\n\u2039<i>a\u203a b</i>\n\n"},
+		{"a tag across lines", caption.Cue{Text: "<LAUGHING  \n\nWHOOPS>"},
+			"1\n00:00:00,000 --> 00:00:00,000\n\u2039LAUGHING\nWHOOPS\u203a\n\n"},
 		{"arrow in text stays", caption.Cue{Text: "Text with --> arrow inside\n--> and ---> here"},
 			"1\n00:00:00,000 --> 00:00:00,000\nText with --> arrow inside\n--> and ---> here\n\n"},
 		{"styled arrow stays", caption.Cue{Text: "a --> b", Spans: []caption.Span{{Start: 0, End: 7, Italic: true}}},
@@ -43,8 +49,8 @@ func TestWrite(t *testing.T) {
 			"1\n00:00:00,000 --> 00:00:00,000\n12\n00:00:01,000 --\u203a 00:00:02,000 --\u203a x\n 1:02:03 --\u203a4:05:06\n\n"},
 		{"styled line reading as timing", caption.Cue{Text: "00:00:01,000 --> 00:00:02,000", Spans: []caption.Span{{Start: 17, End: 29, Bold: true}}},
 			"1\n00:00:00,000 --> 00:00:00,000\n00:00:01,000 --\u203a <b>00:00:02,000</b>\n\n"},
-		{"plain angle brackets stay", caption.Cue{Text: "a < b & c > d {e}"},
-			"1\n00:00:00,000 --> 00:00:00,000\na < b & c > d {e}\n\n"},
+		{"plain brackets stay", caption.Cue{Text: "a < b, c > d } { e I <3 you \\ \\a"},
+			"1\n00:00:00,000 --> 00:00:00,000\na < b, c > d } { e I <3 you \\ \\a\n\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
