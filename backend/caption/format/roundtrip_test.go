@@ -26,15 +26,15 @@ var roundTripFolders = []string{"go-astisub", "pysubs2", "subsrt", "webvtt-py", 
 // Text is compared as a viewer reads it, with one normalisation for the
 // caption formats: a cue cannot hold an empty line in SRT or WebVTT (a
 // blank line ends the cue), so writers drop empty lines inside a cue and
-// the comparison does too. A TTML paragraph without text displays
-// nothing, so TTML does not carry cues without text or duration
-// ([Delivers]); they are left out of its comparison. SRT writes what would
-// read as markup in some reader with look-alikes (srt.RewritesMarkup,
-// reported by Changes): its output must read back to what srt.Delivered
-// says. SCC fits cues to 608 (re-wrapped, split, characters replaced,
-// times on frames and moved to load each caption, each change reported by
-// Changes): its output must read back to the captions scc.Delivered says
-// it writes, times to the millisecond. The IR round trip is exact.
+// the comparison does too. No caption writer carries a cue without
+// visible text, and TTML none without duration ([Delivers]); they are
+// left out of the comparison. SRT writes what would read as markup in
+// some reader with look-alikes (srt.RewritesMarkup, reported by Changes):
+// its output must read back to what srt.Delivered says. SCC fits cues to
+// 608 (re-wrapped, split, characters replaced, times on frames and moved
+// to load each caption, each change reported by Changes): its output must
+// read back to the captions scc.Delivered says it writes, times to the
+// millisecond. The IR round trip is exact.
 func TestCorpusRoundTrip(t *testing.T) {
 	var files []string
 	for _, dir := range roundTripFolders {
@@ -69,7 +69,7 @@ func TestCorpusRoundTrip(t *testing.T) {
 				want = scc.Delivered(orig)
 			case SRT:
 				want = srt.Delivered(orig)
-			case TTML:
+			case VTT, TTML:
 				want = shown(orig, w)
 			}
 			if msg := compareCore(want, back, w); msg != "" {

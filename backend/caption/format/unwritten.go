@@ -234,18 +234,25 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 }
 
 // Delivers reports whether a file of format f, written from a track that
-// holds cue c, gives c to whoever reads it. Every reader rejects a cue
-// that ends before it starts. The TTML writer leaves out the cues a TTML
-// player never shows, those without duration or without text
-// ([ttml.Shows]); the SCC writer those that do not last a frame or show
-// no character ([scc.Shows]); the other formats carry them.
-// TestDeliversMatchesWriters reads every writer's output back.
+// holds cue c, gives c to whoever reads it. No caption writer writes a cue
+// without visible text (only white space, or nothing), which shows
+// nothing: the SRT and WebVTT writers leave it out ([srt.Shows],
+// [vtt.Shows]), as the TTML writer leaves out the cues a TTML player never
+// shows, those without duration or without text ([ttml.Shows]), and the
+// SCC writer those that do not last a frame or show no character
+// ([scc.Shows]). Every reader rejects a cue that ends before it starts.
+// The IR carries every cue. TestDeliversMatchesWriters reads every
+// writer's output back.
 func Delivers(f string, c *caption.Cue) bool {
 	switch f {
 	case TTML:
 		return ttml.Shows(c)
 	case SCC:
 		return scc.Shows(c)
+	case SRT:
+		return c.EndMs >= c.StartMs && srt.Shows(c)
+	case VTT:
+		return c.EndMs >= c.StartMs && vtt.Shows(c)
 	}
 	return c.EndMs >= c.StartMs
 }

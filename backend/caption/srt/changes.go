@@ -12,11 +12,15 @@ import (
 // way a conversion reports them: text that would read as markup in some
 // reader, written with look-alikes ([RewritesMarkup]), and a
 // line that would read as a timing line, whose "-->" is written "--›"
-// ([RewritesArrow]). Both have the code invalid_markup.
+// ([RewritesArrow]). Both have the code invalid_markup. The cues Write
+// leaves out ([Shows]) are not looked at: the caller reports them.
 func Changes(t *caption.Track) []caption.Diagnostic {
 	var out []caption.Diagnostic
 	for i := range t.Cues {
 		c := &t.Cues[i]
+		if !Shows(c) {
+			continue
+		}
 		if RewritesMarkup(c.Text) {
 			out = append(out, change(c, i, `text would read as markup in SRT players, which would hide it (a tag "<…>" or an override block "{…}") or change it (an ASS escape \N, \n or \h): it is written with look-alikes, "‹…›", "(…)" and "∖"`))
 		}
@@ -32,8 +36,8 @@ func change(c *caption.Cue, i int, msg string) caption.Diagnostic {
 		CueIndex: &i, Message: fmt.Sprintf("cue %d: %s", i+1, msg)}
 }
 
-// Delivered returns what a file [Write] makes of t reads back to: its
-// cues, in t's order, with their text as written: what
+// Delivered returns what a file [Write] makes of t reads back to: the cues
+// it writes ([Shows]), in t's order, with their text as written: what
 // would read as markup in some reader as look-alikes ([RewritesMarkup])
 // and the arrows of a line that would read as a timing line as "--›"
 // ([RewritesArrow]). Spans and placement are t's; blank lines and
@@ -43,6 +47,9 @@ func Delivered(t *caption.Track) *caption.Track {
 	out.Cues = make([]caption.Cue, 0, len(t.Cues))
 	var looks []int
 	for _, c := range t.Cues {
+		if !Shows(&c) {
+			continue
+		}
 		var timing []bool // per line: it reads as a timing line
 		if RewritesArrow(c.Text) {
 			for l := range strings.SplitSeq(c.Text, "\n") {

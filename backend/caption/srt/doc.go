@@ -49,12 +49,15 @@
 //
 // # Writing
 //
-// [Write] renumbers cues 1..n (SRT counters must be sequential, so the IR ID
-// is not used), writes LF line endings, a blank line after every cue, spans
-// as <i>, <b>, <u> and <font color="#rrggbb">, and a non-default placement as
-// a leading {\anN} (start/end alignment is taken as left/right). Lines that
-// are empty or only spaces are dropped, because a blank line would end the
-// cue; trailing spaces are removed. SRT has no escape its readers agree on
+// [Write] leaves out a cue without visible text ([Shows]), as every caption
+// writer does: it would be a block without a text line, which ffmpeg drops
+// and ttconv cannot read. It renumbers the cues it writes 1..n (SRT
+// counters must be sequential, so the IR ID is not used), writes LF line
+// endings, a blank line after every cue, spans as <i>, <b>, <u> and <font
+// color="#rrggbb">, and a non-default placement as a leading {\anN}
+// (start/end alignment is taken as left/right). Lines that are empty or
+// only spaces are dropped, because a blank line would end the cue;
+// trailing spaces are removed. SRT has no escape its readers agree on
 // (this reader and HTML parsers decode "&lt;", ffmpeg shows it as it is
 // and hands the text to libass as ASS), so text that some reader would
 // take for markup and hide is written with look-alikes ([RewritesMarkup]

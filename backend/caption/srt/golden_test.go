@@ -57,7 +57,7 @@ func assertSameCues(t *testing.T, want, got *caption.Track) {
 }
 
 // assertRoundTrip checks that what Write makes of tr reads back to the
-// same cues, but for what it rewrites ([Delivered]), and
+// same cues, but for what it leaves out or rewrites ([Delivered]), and
 // returns the diagnostics of reading it back.
 func assertRoundTrip(t *testing.T, tr *caption.Track) []caption.Diagnostic {
 	t.Helper()

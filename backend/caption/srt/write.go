@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -16,14 +17,20 @@ const flushAt = 32 << 10
 
 // Write writes t as SubRip: counters 1..n, LF line endings, a blank line
 // after every cue, spans as tags and non-default placement as {\anN} (see
-// the package documentation). The output is deterministic. The error is
-// only ever the writer's.
+// the package documentation). A cue without visible text is left out
+// ([Shows]). The output is deterministic. The error is only ever the
+// writer's.
 func Write(w io.Writer, t *caption.Track) error {
 	buf := make([]byte, 0, flushAt+4<<10)
 	var st styler
+	n := 0
 	for i := range t.Cues {
 		c := &t.Cues[i]
-		buf = strconv.AppendInt(buf, int64(i+1), 10)
+		if !Shows(c) {
+			continue
+		}
+		n++
+		buf = strconv.AppendInt(buf, int64(n), 10)
 		buf = append(buf, '\n')
 		buf = caption.AppendClock(buf, c.StartMs, 2, ',')
 		buf = append(buf, " --> "...)
@@ -53,6 +60,15 @@ func Write(w io.Writer, t *caption.Track) error {
 		return fmt.Errorf("srt: write: %w", err)
 	}
 	return nil
+}
+
+// Shows reports whether [Write] writes cue c: its text has a character
+// that is not white space. A cue without one would be a block without a
+// text line, which readers do not agree on (ffmpeg drops it, ttconv fails
+// on it), and which shows nothing; so, as the TTML and SCC writers do,
+// Write leaves it out and the caller reports it (format.Delivers).
+func Shows(c *caption.Cue) bool {
+	return strings.TrimFunc(c.Text, unicode.IsSpace) != ""
 }
 
 // numpadOf returns the {\anN} keypad position of a placement; 2 (bottom
