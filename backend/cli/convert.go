@@ -84,7 +84,13 @@ func leftOut(f string, t *caption.Track) []caption.Diagnostic {
 		d := caption.Diagnostic{Code: caption.CodeUnsupportedFeature, Severity: caption.SeverityWarning, Line: t.Cues[i].SourceLine}
 		switch {
 		case !format.Delivers(f, &t.Cues[i]):
-			d.Message = fmt.Sprintf("cue %d was left out: %s shows no cue without visible text or duration", i+1, format.Title(f))
+			why := "without visible text"
+			if c := &t.Cues[i]; c.EndMs < c.StartMs {
+				why = "that ends before it starts"
+			} else if c.EndMs == c.StartMs && strings.TrimSpace(c.Text) != "" {
+				why = "without duration"
+			}
+			d.Message = fmt.Sprintf("cue %d was left out: %s shows no cue %s", i+1, format.Title(f), why)
 		case lost[i] != "":
 			d.Message = fmt.Sprintf("cue %d: left out, as %s cannot carry it: %s", i+1, format.Title(f), lost[i])
 		default:

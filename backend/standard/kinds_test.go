@@ -63,6 +63,15 @@ func TestClauseKinds(t *testing.T) {
 		// preservation
 		{"preservation clean", "en-301-549", "7.1.3", nil, StatusPass, ""},
 		{"preservation text lost", "en-301-549", "7.1.3", func(in *Input) { in.Reparse.Track.Cues[1].Text = "Tonight we talk" }, StatusFail, "text_lost"},
+		{"preservation brackets written as look-alikes", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[1].Text = "<LAUGHING> " + in.Source.Cues[1].Text
+			in.Delivery.Cues[1].Text = in.Source.Cues[1].Text
+			in.Reparse.Track.Cues[1].Text = "\u2039LAUGHING\u203a " + in.Reparse.Track.Cues[1].Text
+		}, StatusPass, ""},
+		{"preservation brackets lost", "en-301-549", "7.1.3", func(in *Input) {
+			in.Source.Cues[1].Text = "<LAUGHING> " + in.Source.Cues[1].Text
+			in.Delivery.Cues[1].Text = in.Source.Cues[1].Text
+		}, StatusFail, "text_lost"},
 		{"preservation split keeps text", "en-301-549", "7.1.3", func(in *Input) {
 			in.Reparse = nil
 			in.Delivery.Cues[1].Text = "Tonight we talk about"

@@ -22,7 +22,9 @@ import (
 // should be kept where it carries meaning; losing it is a "should", so it
 // gives warnings and the clause still passes. A voice that survives as a
 // text label ("MARTA:") where [caption.Cue.VoiceLabels] puts it, on the
-// cue or on a span, counts as kept. A dialogue dash opening a line is
+// cue or on a span, counts as kept. The look-alikes an SRT delivery
+// writes for text that would read as markup count as what they stand for
+// ([lookalikes]). A dialogue dash opening a line is
 // presentational too: a delivery that splits the dialogue into a cue per
 // speaker, as the fixes do, may leave it out. Only a dialogue cue's dashes
 // are ([rules.DashDialogue]); a dash opening a lone later line is
@@ -130,6 +132,9 @@ func firstTextDifference(a, b, at *caption.Track) (caption.Diagnostic, bool) {
 // space, and a delivery may join the lines.
 func words(t *caption.Track, voices bool) (ws []string, cue []int, optional, joins []bool) {
 	push := func(w string, i int, opt bool) {
+		if strings.ContainsAny(w, lookalikes) {
+			w = unlook.Replace(w)
+		}
 		ws, cue, optional, joins = append(ws, w), append(cue, i), append(optional, opt), append(joins, false)
 	}
 	// add pushes the words of text[lo:hi], of cue i; dialogue says
@@ -192,6 +197,18 @@ func words(t *caption.Track, voices bool) (ws []string, cue []int, optional, joi
 	}
 	return ws, cue, optional, joins
 }
+
+// lookalikes are what the SRT writer writes for text that would read as
+// markup, and for the arrow of a line that would read as a timing line
+// (docs/cli.md, What a delivery keeps): "‹" (U+2039) for "<", "›"
+// (U+203A) for ">", "(" and ")" for "{" and "}", "∖" (U+2216) for "\".
+// The viewer reads the same text, so [words] reads each pair as one
+// character, on both sides: braces as parentheses.
+const lookalikes = "\u2039\u203a{}\u2216"
+
+// unlook replaces [lookalikes] with what they stand for. A read-only
+// table.
+var unlook = strings.NewReplacer("\u2039", "<", "\u203a", ">", "{", "(", "}", ")", "\u2216", `\`)
 
 // unspacedPrefix reports whether p is a part of w up to a place where
 // writing without spaces may break a line ([rules.UnspacedBreaks]), and

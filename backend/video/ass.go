@@ -3,6 +3,7 @@ package video
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -17,7 +18,8 @@ const assDefaultW, assDefaultH = 1920, 1080
 // DejaVu Sans, a black outline, no box) at about 5.5% of the frame
 // height; the delivery's line breaks kept (WrapStyle 2: libass never
 // re-wraps); italic, bold and underline spans; top and middle placement
-// and left or right alignment.
+// and left or right alignment. Cues without duration or visible text are
+// left out.
 func writeASS(t *caption.Track, w, h int) []byte {
 	if w <= 0 || h <= 0 {
 		w, h = assDefaultW, assDefaultH
@@ -34,7 +36,9 @@ func writeASS(t *caption.Track, w, h int) []byte {
 	b.WriteString("[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n")
 	for i := range t.Cues {
 		c := &t.Cues[i]
-		if c.EndMs <= c.StartMs {
+		// As no caption writer writes a cue without duration or without
+		// visible text (format.Delivers), neither does this one.
+		if c.EndMs <= c.StartMs || strings.TrimFunc(c.Text, unicode.IsSpace) == "" {
 			continue
 		}
 		fmt.Fprintf(&b, "Dialogue: 0,%s,%s,Default,,0,0,0,,%s%s\n", assTime(c.StartMs), assTime(c.EndMs), assAlign(c.Placement), assText(c))

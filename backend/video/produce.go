@@ -8,6 +8,7 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/caption/vtt"
 	"github.com/captionqa/captionqa/backend/engine"
 )
 
@@ -75,11 +76,16 @@ func (s *Service) produce(ctx context.Context, j *Job, progress func(float64)) (
 		spec.Subtitles, spec.SubtitleFormat = writeASS(track, v.Width, v.Height), "ass"
 	case j.SubtitleCodec == "ass":
 		spec.Subtitles, spec.SubtitleFormat = writeASS(track, 0, 0), "ass"
+	case j.SubtitleCodec == "webvtt":
+		// ffmpeg reads no cue of a WebVTT file after a REGION or STYLE
+		// block, and a TTML or WebVTT delivery may have them.
+		var b bytes.Buffer
+		if err := vtt.WriteCuesOnly(&b, track); err != nil {
+			return nil, fmt.Errorf("video: write vtt: %w", err)
+		}
+		spec.Subtitles, spec.SubtitleFormat = b.Bytes(), format.VTT
 	default:
 		spec.SubtitleFormat = format.SRT
-		if j.SubtitleCodec == "webvtt" {
-			spec.SubtitleFormat = format.VTT
-		}
 		if spec.Subtitles, err = write(spec.SubtitleFormat, track); err != nil {
 			return nil, err
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/scc"
+	"github.com/captionqa/captionqa/backend/caption/srt"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
 )
 
@@ -25,13 +26,15 @@ var roundTripFolders = []string{"go-astisub", "pysubs2", "subsrt", "webvtt-py", 
 // Text is compared as a viewer reads it, with one normalisation for the
 // caption formats: a cue cannot hold an empty line in SRT or WebVTT (a
 // blank line ends the cue), so writers drop empty lines inside a cue and
-// the comparison does too. A TTML paragraph without text displays
-// nothing, so TTML does not carry cues without text or duration; they are
-// left out of its comparison. SCC fits cues to 608 (re-wrapped, split, characters
-// replaced, times on frames and moved to load each caption, each change
-// reported by Changes): its output must read back to the captions
-// scc.Delivered says it writes, times to the millisecond. The IR round
-// trip is exact.
+// the comparison does too. No caption writer carries a cue without
+// visible text, and TTML none without duration ([Delivers]); they are
+// left out of the comparison. SRT writes what would read as markup in
+// some reader with look-alikes (srt.RewritesMarkup, reported by Changes):
+// its output must read back to what srt.Delivered says. SCC fits cues to
+// 608 (re-wrapped, split, characters replaced, times on frames and moved
+// to load each caption, each change reported by Changes): its output must
+// read back to the captions scc.Delivered says it writes, times to the
+// millisecond. The IR round trip is exact.
 func TestCorpusRoundTrip(t *testing.T) {
 	var files []string
 	for _, dir := range roundTripFolders {
@@ -62,10 +65,12 @@ func TestCorpusRoundTrip(t *testing.T) {
 			trips++
 			want := orig
 			switch w {
-			case TTML:
-				want = shown(orig)
 			case SCC:
 				want = scc.Delivered(orig)
+			case SRT:
+				want = srt.Delivered(orig)
+			case VTT, TTML:
+				want = shown(orig, w)
 			}
 			if msg := compareCore(want, back, w); msg != "" {
 				t.Errorf("%s -> %s: %s\n(diagnostics on reparse: %+v)", rel(path), w, msg, firstN(diags, 3))
@@ -99,13 +104,13 @@ func compareCore(a, b *caption.Track, writer string) string {
 	return ""
 }
 
-// shown returns a copy of t without the cues TTML does not show: those
-// without text or duration ([Delivers]).
-func shown(t *caption.Track) *caption.Track {
+// shown returns a copy of t without the cues that format f does not
+// deliver ([Delivers]).
+func shown(t *caption.Track, f string) *caption.Track {
 	out := *t
 	out.Cues = nil
 	for _, c := range t.Cues {
-		if Delivers(TTML, &c) {
+		if Delivers(f, &c) {
 			out.Cues = append(out.Cues, c)
 		}
 	}

@@ -234,33 +234,42 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 }
 
 // Delivers reports whether a file of format f, written from a track that
-// holds cue c, gives c to whoever reads it. Every reader rejects a cue
-// that ends before it starts. The TTML writer leaves out the cues a TTML
-// player never shows, those without duration or without text
-// ([ttml.Shows]); the SCC writer those that do not last a frame or show
-// no character ([scc.Shows]); the other formats carry them.
-// TestDeliversMatchesWriters reads every writer's output back.
+// holds cue c, gives c to whoever reads it. No caption writer writes a cue
+// without visible text (only white space, or nothing), which shows
+// nothing: the SRT and WebVTT writers leave it out ([srt.Shows],
+// [vtt.Shows]), as the TTML writer leaves out the cues a TTML player never
+// shows, those without duration or without text ([ttml.Shows]), and the
+// SCC writer those that do not last a frame or show no character
+// ([scc.Shows]). Every reader rejects a cue that ends before it starts.
+// The IR carries every cue. TestDeliversMatchesWriters reads every
+// writer's output back.
 func Delivers(f string, c *caption.Cue) bool {
 	switch f {
 	case TTML:
 		return ttml.Shows(c)
 	case SCC:
 		return scc.Shows(c)
+	case SRT:
+		return c.EndMs >= c.StartMs && srt.Shows(c)
+	case VTT:
+		return c.EndMs >= c.StartMs && vtt.Shows(c)
 	}
 	return c.EndMs >= c.StartMs
 }
 
 // RewritesText reports whether the writer of format f writes the text of
-// cue c so that it reads back different: SRT writes "-->" as "--›" on a
-// line that would read as a timing line ([srt.RewritesArrow]); SCC
-// re-wraps, splits and replaces characters to fit 608
-// ([scc.RewritesText], which [Changes] describes). The other writers
-// escape what they must with their format's own syntax, which reads back
-// as the same text.
+// cue c so that it reads back different, which [Changes] describes: SRT
+// writes "-->" as "--›" on a line that would read as a timing line
+// ([srt.RewritesArrow]), and text that would read as markup in some
+// reader with look-alikes ("‹…›" for a tag: [srt.RewritesMarkup]), since
+// SRT has no escape its readers agree on; SCC re-wraps, splits and replaces
+// characters to fit 608 ([scc.RewritesText]). The other writers escape
+// what they must with their format's own syntax, which reads back as the
+// same text.
 func RewritesText(f string, c *caption.Cue) bool {
 	switch f {
 	case SRT:
-		return srt.RewritesArrow(c.Text)
+		return srt.RewritesArrow(c.Text) || srt.RewritesMarkup(c.Text)
 	case SCC:
 		return scc.RewritesText(c)
 	}
@@ -273,12 +282,17 @@ func RewritesText(f string, c *caption.Cue) bool {
 // (CueIndex and Line name the cue): for SCC, lines re-wrapped to 32
 // columns, cues split into captions of 4 rows, characters 608 lacks
 // replaced, styling moved, and times moved to leave room to load each
-// caption ([scc.Changes]). It is nil for the other formats, whose writers
-// carry text and times as they are. TestChangesMatchWriters reads the
-// output back.
+// caption ([scc.Changes]); for SRT, text that would read as markup and
+// the arrows of a line that would read as a timing line, written with
+// look-alikes ([srt.Changes]). It is nil for the other formats,
+// whose writers carry text and times as they are. TestChangesMatchWriters
+// reads the output back.
 func Changes(f string, t *caption.Track) []caption.Diagnostic {
-	if f == SCC {
+	switch f {
+	case SCC:
 		return scc.Changes(t)
+	case SRT:
+		return srt.Changes(t)
 	}
 	return nil
 }

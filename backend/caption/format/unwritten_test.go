@@ -145,9 +145,9 @@ func TestDeliversMatchesWriters(t *testing.T) {
 // feature is gone exactly when UnwrittenCue names it. TTML carries a
 // placement as a region, so there the feature is looked for in the box
 // of the cue's region (percent of the frame).
-// TestRewritesTextMatchesWriters writes arrows in every format and reads
-// them back: the text comes back different exactly when RewritesText
-// says so.
+// TestRewritesTextMatchesWriters writes arrows and text in angle brackets
+// in every format and reads them back: the text comes back different
+// exactly when RewritesText says so.
 func TestRewritesTextMatchesWriters(t *testing.T) {
 	t.Parallel()
 	texts := []string{
@@ -155,6 +155,11 @@ func TestRewritesTextMatchesWriters(t *testing.T) {
 		"--> at the start\nand a second line",
 		"00:00:05,000 --> 00:00:06,000",
 		"12\n00:00:05.000 --> 00:00:06.000 align:start",
+		"<LAUGHING & WHOOPS!>",
+		"<i>not a span</i>",
+		"a < b & c > d",
+		"3 < 4 and 5 > 2",
+		"I <3 you",
 	}
 	for _, f := range []string{SRT, VTT, TTML, SCC, JSON} {
 		for _, text := range texts {

@@ -49,14 +49,25 @@
 //
 // # Writing
 //
-// [Write] renumbers cues 1..n (SRT counters must be sequential, so the IR ID
-// is not used), writes LF line endings, a blank line after every cue, spans
-// as <i>, <b>, <u> and <font color="#rrggbb">, and a non-default placement as
-// a leading {\anN} (start/end alignment is taken as left/right). Lines that
-// are empty or only spaces are dropped, because a blank line would end the
-// cue; trailing spaces are removed. Text that the reader would take as
-// markup ("<i>", "&amp;", "{\an8}") is escaped with entities so that the
-// text reads back unchanged. "-->" in text is written as it is: readers
+// [Write] leaves out a cue without visible text ([Shows]), as every caption
+// writer does: it would be a block without a text line, which ffmpeg drops
+// and ttconv cannot read. It renumbers the cues it writes 1..n (SRT
+// counters must be sequential, so the IR ID is not used), writes LF line
+// endings, a blank line after every cue, spans as <i>, <b>, <u> and <font
+// color="#rrggbb">, and a non-default placement as a leading {\anN}
+// (start/end alignment is taken as left/right). Lines that are empty or
+// only spaces are dropped, because a blank line would end the cue;
+// trailing spaces are removed. SRT has no escape its readers agree on
+// (this reader and HTML parsers decode "&lt;", ffmpeg shows it as it is
+// and hands the text to libass as ASS), so text that some reader would
+// take for markup and hide is written with look-alikes ([RewritesMarkup]
+// tells the caller): the brackets of a tag as "‹" and "›" ("<LAUGHING &
+// WHOOPS!>", "<i>", "a < b & c > d", whose "< b" ffmpeg reads as bold),
+// the braces of an override block as "(" and ")" ("{\an8}", "{laughs}"),
+// the backslash of the ASS escapes \N, \n and \h as "∖"; angle brackets
+// no reader takes for a tag stay ("3 < 4 and 5 > 2"). Text that would
+// read as an entity ("&amp;") is escaped ("&amp;amp;"), which ffmpeg
+// shows as it is. "-->" in text is written as it is: readers
 // look for a timing line only as a block's first or second line, which
 // text never is. The exception is a line that would itself read as a
 // timing line ("00:00:01,000 --> 00:00:02,000" as text): the reader would

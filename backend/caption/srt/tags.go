@@ -67,25 +67,7 @@ type tagInfo struct {
 	otherAttr bool // an attribute other than color
 }
 
-// scanTag reads the tag at the start of s without applying it, so that the
-// writer can ask whether text would read back as a tag.
-// tagName returns the name of the tag s starts with ("<name" or "</name"),
-// "" when s cannot start a tag; the rest of the tag is not looked at.
-func tagName(s string) string {
-	i := 1
-	if i < len(s) && s[i] == '/' {
-		i++
-	}
-	ns := i
-	if i >= len(s) || !isLetter(s[i]) {
-		return ""
-	}
-	for i < len(s) && isNameChar(s[i]) {
-		i++
-	}
-	return s[ns:i]
-}
-
+// scanTag reads the tag at the start of s without applying it.
 func scanTag(s string) (t tagInfo) {
 	i := 1
 	t.closing = i < len(s) && s[i] == '/'

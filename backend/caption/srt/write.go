@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -16,14 +17,20 @@ const flushAt = 32 << 10
 
 // Write writes t as SubRip: counters 1..n, LF line endings, a blank line
 // after every cue, spans as tags and non-default placement as {\anN} (see
-// the package documentation). The output is deterministic. The error is
-// only ever the writer's.
+// the package documentation). A cue without visible text is left out
+// ([Shows]). The output is deterministic. The error is only ever the
+// writer's.
 func Write(w io.Writer, t *caption.Track) error {
 	buf := make([]byte, 0, flushAt+4<<10)
 	var st styler
+	n := 0
 	for i := range t.Cues {
 		c := &t.Cues[i]
-		buf = strconv.AppendInt(buf, int64(i+1), 10)
+		if !Shows(c) {
+			continue
+		}
+		n++
+		buf = strconv.AppendInt(buf, int64(n), 10)
 		buf = append(buf, '\n')
 		buf = caption.AppendClock(buf, c.StartMs, 2, ',')
 		buf = append(buf, " --> "...)
@@ -53,6 +60,15 @@ func Write(w io.Writer, t *caption.Track) error {
 		return fmt.Errorf("srt: write: %w", err)
 	}
 	return nil
+}
+
+// Shows reports whether [Write] writes cue c: its text has a character
+// that is not white space. A cue without one would be a block without a
+// text line, which readers do not agree on (ffmpeg drops it, ttconv fails
+// on it), and which shows nothing; so, as the TTML and SCC writers do,
+// Write leaves it out and the caller reports it (format.Delivers).
+func Shows(c *caption.Cue) bool {
+	return strings.TrimFunc(c.Text, unicode.IsSpace) != ""
 }
 
 // numpadOf returns the {\anN} keypad position of a placement; 2 (bottom
@@ -86,7 +102,7 @@ func plainSafe(text string) bool {
 	if text == "" {
 		return true
 	}
-	// Only six bytes need a look, and they are rare in caption text, so
+	// Only seven bytes need a look, and they are rare in caption text, so
 	// the loop runs on a table test the branch predictor gets right.
 	for i := 0; i < len(text); i++ {
 		if !notable[text[i]] {
@@ -103,6 +119,10 @@ func plainSafe(text string) bool {
 			if i == 0 || text[i-1] == '\n' || isSpace(text[i-1]) {
 				return false
 			}
+		case '\\':
+			if i+1 < len(text) && (text[i+1] == 'N' || text[i+1] == 'n' || text[i+1] == 'h') {
+				return false // an ASS escape ([markupAt])
+			}
 		default:
 			return false
 		}
@@ -111,10 +131,11 @@ func plainSafe(text string) bool {
 	return last != '\n' && !isSpace(last)
 }
 
-// notable[c] says byte c may stop [plainSafe]: it opens a tag or an
-// entity, ends a line, or closes an arrow. A read-only table, built once.
+// notable[c] says byte c may stop [plainSafe]: it opens a tag, an
+// override block, an ASS escape or an entity, ends a line, or closes an
+// arrow. A read-only table, built once.
 var notable = func() (t [256]bool) {
-	for _, c := range []byte("<&{\r>\n") {
+	for _, c := range []byte("<&{\\\r>\n") {
 		t[c] = true
 	}
 	return t
@@ -139,11 +160,17 @@ type styler struct {
 	bounds []int
 	open   []int // the tags open, outermost first
 	cur    style
+	looks  []int // the byte offsets of the text's bytes written as look-alikes ([markupAt])
 }
 
 // appendText writes text line by line with tags for spans, dropping blank
-// lines and trailing spaces and escaping what would read back as markup.
+// lines and trailing spaces, writing what would read as markup in some
+// reader as look-alikes ([markupAt]) and escaping what this package's
+// reader would take for an entity.
 func (st *styler) appendText(buf []byte, text string, spans []caption.Span) []byte {
+	st.looks = markupAt(text, st.looks)
+	nl := 0  // index in looks of the next one to write
+	off := 0 // byte offset of the current line in text
 	st.bounds = st.bounds[:0]
 	for _, s := range spans {
 		st.bounds = append(st.bounds, s.Start, s.End)
@@ -175,11 +202,15 @@ func (st *styler) appendText(buf []byte, text string, spans []caption.Span) []by
 			}
 			wrote = true
 			at := r
-			lastClose := strings.LastIndexByte(body, '}')
 			timing := timingLike(body)
 			for i, c := range body {
 				buf = restyleAt(buf, at)
-				buf = appendEscaped(buf, body, i, c, lastClose, timing)
+				if nl < len(st.looks) && st.looks[nl] == off+i {
+					nl++
+					buf = append(buf, lookalike(byte(c))...)
+				} else {
+					buf = appendEscaped(buf, body, i, c, timing)
+				}
 				at++
 			}
 		}
@@ -187,6 +218,7 @@ func (st *styler) appendText(buf []byte, text string, spans []caption.Span) []by
 			break
 		}
 		r += utf8.RuneCountInString(line) + 1
+		off += len(line) + 1
 		text = rest
 	}
 	return st.restyle(buf, style{})
@@ -264,29 +296,15 @@ var (
 )
 
 // appendEscaped writes the code point c at byte i of line, as an entity
-// when the reader would otherwise take it as the start of markup. lastClose
-// is the index of the line's last '}', -1 if none; timing says the line
-// would read as a timing line ([timingLike]).
-func appendEscaped(buf []byte, line string, i int, c rune, lastClose int, timing bool) []byte {
+// when the reader would otherwise take it as the start of one (markup is
+// written as look-alikes: [markupAt]); timing says the line would read as
+// a timing line ([timingLike]).
+func appendEscaped(buf []byte, line string, i int, c rune, timing bool) []byte {
 	rest := line[i:]
 	switch c {
-	case '<':
-		// Any '<' that opens a known tag name with a '>' after it on the
-		// line is escaped, whether or not the tag scans now: escaping a
-		// later '<' can turn "<font A=<font>" into a tag the reader takes
-		// ("<font A=&lt;font>"). Without a '>' no tag can form.
-		if name := tagName(rest); name != "" && lookupTag(name) != 0 && strings.IndexByte(rest, '>') > 0 {
-			return append(buf, "&lt;"...)
-		}
 	case '&':
 		if _, k := entity(rest); k > 0 {
 			return append(buf, "&amp;"...)
-		}
-	case '{':
-		// Any '}' after an "{\" closes an override block; which one does
-		// not matter here, and the last one is known without a search.
-		if k, _, _ := scanBrace(rest, relative(lastClose, i)); k > 0 {
-			return append(buf, "&#123;"...)
 		}
 	case '>':
 		// SRT players show entities as they are, so "--&gt;" would put

@@ -32,9 +32,10 @@
 //     end_before_start error: it is never active, so no player shows it,
 //     and every IR cue has a displayable range.
 //
-// [Write] is deterministic and regenerates markup from the spans. It never
-// lets cue text end a cue early: "&", "<" and ">" are escaped (so "-->"
-// cannot appear) and a line break that would leave an empty line is
-// written as the character reference "&#10;", which reads back as the same
-// text.
+// [Write] leaves out a cue without visible text ([Shows]), as every
+// caption writer does. It is deterministic and regenerates markup from the
+// spans. It never lets cue text end a cue early: "&", "<" and ">" are
+// escaped (so "-->" cannot appear) and a line break that would leave an
+// empty line is written as the character reference "&#10;", which reads
+// back as the same text.
 package vtt

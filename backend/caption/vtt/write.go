@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -14,8 +15,9 @@ import (
 // Write writes t as WebVTT. The output is deterministic (the same track
 // gives the same bytes) and always parses back to the same cue times and
 // text: markup is rebuilt from the spans, and characters that would end a
-// cue or open a tag are escaped. The whole file is built in one buffer and
-// written with a single call.
+// cue or open a tag are escaped. A cue without visible text is left out
+// ([Shows]). The whole file is built in one buffer and written with a
+// single call.
 func Write(w io.Writer, t *caption.Track) error {
 	wr := writer{w: w}
 	buf := wr.appendTrack(make([]byte, 0, sizeHint(t, flushSize+4096)), t)
@@ -24,6 +26,14 @@ func Write(w io.Writer, t *caption.Track) error {
 		return fmt.Errorf("vtt: write: %w", wr.err)
 	}
 	return nil
+}
+
+// Shows reports whether [Write] writes cue c: its text has a character
+// that is not white space. A cue without one shows nothing, and readers
+// differ on it, so, as the other caption writers do, Write leaves it out
+// and the caller reports it (format.Delivers).
+func Shows(c *caption.Cue) bool {
+	return strings.TrimFunc(c.Text, unicode.IsSpace) != ""
 }
 
 // flushSize is how much output the writer gathers before passing it to
@@ -72,6 +82,9 @@ func (wr *writer) appendTrack(buf []byte, t *caption.Track) []byte {
 		}
 	}
 	for i := range t.Cues {
+		if !Shows(&t.Cues[i]) {
+			continue
+		}
 		buf = append(buf, '\n')
 		buf = wr.appendCue(buf, &t.Cues[i])
 		if len(buf) >= flushSize {

@@ -41,6 +41,14 @@ var languageTag = regexp.MustCompile(`^[a-z]{3}$`)
 // Read-only.
 var subtitleDemuxers = map[string]string{"srt": "srt", "vtt": "webvtt", "ass": "ass"}
 
+// ownCodecs maps RenderSpec.SubtitleFormat to the subtitle codec that is
+// the format itself: a track asked in it is copied as written. Converting
+// would lose text: ffmpeg's decoders undo the escapes they read
+// ("&lt;" in WebVTT) and its SubRip and WebVTT encoders do not escape it
+// again, so "<LAUGHING & WHOOPS!>" would reach the track as a tag that
+// every reader drops. Read-only.
+var ownCodecs = map[string]string{"srt": "srt", "vtt": "webvtt", "ass": "ass"}
+
 // containerCodecs lists the subtitle codecs each output container takes.
 // MP4 has only mov_text (srt fails: "Could not find tag for codec
 // subrip"). Read-only.
@@ -96,7 +104,8 @@ func mediaInput(url string) *ffmpeggo.Stream {
 }
 
 // muxSoft copies the video and audio and adds subs.<ext> as the only
-// subtitle track, default and tagged with lang.
+// subtitle track, default and tagged with lang: copied too when it is
+// already in the codec asked for ([ownCodecs]), else converted.
 //
 // The video is mapped as V:0, not v:0: capital V skips attached pictures
 // (cover art), which may come before the real video track.
@@ -106,10 +115,14 @@ func muxSoft(spec video.RenderSpec, inputURL, demuxer, lang string) *ffmpeggo.St
 		"f":                  demuxer,
 		"protocol_whitelist": "file",
 	})
+	codec := spec.SubtitleCodec
+	if ownCodecs[spec.SubtitleFormat] == codec {
+		codec = "copy"
+	}
 	kw := ffmpeggo.KwArgs{
 		"c:v":             "copy",
 		"c:a":             "copy",
-		"c:s":             spec.SubtitleCodec,
+		"c:s":             codec,
 		"metadata:s:s:0":  "language=" + lang,
 		"disposition:s:0": "default",
 	}

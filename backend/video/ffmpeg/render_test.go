@@ -105,6 +105,51 @@ func TestMuxSoft(t *testing.T) {
 	}
 }
 
+// TestMuxSoftKeepsEscapedText muxes a track whose text a reader would
+// take for a tag but for its format's escapes (WebVTT's "&lt;"), or that
+// has none to need (ASS, and SubRip with look-alike brackets): the track
+// read back from the file has the text as written, as a track ffmpeg
+// converted would not (its WebVTT decoder undoes "&lt;", its encoder does
+// not escape it again, and every reader then drops the "tag").
+func TestMuxSoftKeepsEscapedText(t *testing.T) {
+	t.Parallel()
+	clip := fftest.Clip(t, fftest.ClipOptions{Seconds: 6})
+	want := []fftest.Cue{
+		{Start: 1 * time.Second, End: 2500 * time.Millisecond, Text: "<LAUGHING & WHOOPS!>"},
+		{Start: 3 * time.Second, End: 4500 * time.Millisecond, Text: "a < b & c > d"},
+	}
+	escaped := []fftest.Cue{
+		{Start: want[0].Start, End: want[0].End, Text: "&lt;LAUGHING &amp; WHOOPS!&gt;"},
+		{Start: want[1].Start, End: want[1].End, Text: "a &lt; b &amp; c &gt; d"},
+	}
+	lookalikes := []fftest.Cue{
+		{Start: want[0].Start, End: want[0].End, Text: "\u2039LAUGHING & WHOOPS!\u203a"},
+		{Start: want[1].Start, End: want[1].End, Text: "a \u2039 b & c \u203a d"},
+	}
+	for _, c := range []struct {
+		format, codec string
+		subtitles     []byte
+		want          []fftest.Cue
+	}{
+		{"vtt", "webvtt", vtt(escaped), want},
+		{"ass", "ass", ass(640, 360, want), want},
+		{"srt", "srt", fftest.SRT(lookalikes), lookalikes},
+	} {
+		t.Run(c.codec, func(t *testing.T) {
+			t.Parallel()
+			r, store := newTestRunner(t, nil)
+			put(t, store, "media/clip", clip)
+			out, err := r.Render(context.Background(), video.RenderSpec{Mode: video.ModeMuxSoft, MediaKey: "media/clip",
+				Container: "mkv", Subtitles: c.subtitles, SubtitleFormat: c.format, SubtitleCodec: c.codec, DurationSeconds: 6}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Close()
+			checkCues(t, fftest.Cues(t, out.(*output).path, 0), c.want)
+		})
+	}
+}
+
 // checkCues compares cues read back with what was muxed: same text, times
 // within 40 ms (MKV shifts by the AAC priming delay).
 func checkCues(t *testing.T, got, want []fftest.Cue) {
