@@ -7,6 +7,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
+	"github.com/captionqa/captionqa/backend/caption/srt"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/rules"
@@ -175,18 +176,33 @@ func undelivered(t *caption.Track, f string) []fix.Change {
 	return changes
 }
 
-// rewritten reports each cue of t whose text a file of format f delivers
-// changed ([format.RewritesText]): an SRT line that would read as a timing
-// line gets "--›" for its "-->", since the reader would otherwise start a
-// cue there. The viewer reads the same, but the text is not the file's,
-// so the report says so. Like every change normalise returns, each names
-// a cue of t.
+// rewritten reports the cues of t whose text the writer of format f
+// writes changed ([format.RewritesText]), each with what was done: an SRT
+// line that would read as a timing line gets "--›" for its "-->", since
+// the reader would otherwise start a cue there; SRT text a player would
+// take for markup (a tag, an override block, an ASS escape) is written
+// with look-alikes, which it shows as text. The viewer reads the same, but
+// the text is not the file's, so the report says so. Like every change
+// normalise returns, each names a cue of t. (No preset writes SCC, the
+// other format whose writer changes text: its changes are a
+// conversion's.)
 func rewritten(t *caption.Track, f string) []fix.Change {
+	if f != format.SRT {
+		return nil
+	}
 	var changes []fix.Change
 	for i := range t.Cues {
-		if format.RewritesText(f, &t.Cues[i]) {
+		c := &t.Cues[i]
+		if !format.RewritesText(f, c) {
+			continue
+		}
+		if srt.RewritesMarkup(c.Text) {
+			changes = append(changes, fix.Change{Code: rules.CodeInvalidMarkup, CueIndex: i, Action: actionRewriteLookalike,
+				Message: `text SRT players would take for markup (a tag "<…>", an override block "{…}" or an ASS escape) is written with look-alikes, "‹…›", "(…)" and "∖", which they show as text`})
+		}
+		if srt.RewritesArrow(c.Text) {
 			changes = append(changes, fix.Change{Code: rules.CodeInvalidMarkup, CueIndex: i, Action: actionRewriteArrow,
-				Message: `a line of the cue would read as a timing line in ` + format.Title(f) + `, so its "-->" is written "--›"`})
+				Message: `a line of the cue would read as a timing line in SRT, so its "-->" is written "--›"`})
 		}
 	}
 	return changes

@@ -20,6 +20,9 @@ const (
 	// actionRewriteArrow writes an arrow that would end a cue in a form
 	// that does not ([rewritten]).
 	actionRewriteArrow = "rewrite_arrow"
+	// actionRewriteLookalike writes text a player would take for markup
+	// with look-alikes it shows as text ([rewritten]).
+	actionRewriteLookalike = "rewrite_lookalike"
 )
 
 // readerRepairs reports what writing the output repairs of the problems

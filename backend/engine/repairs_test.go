@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -89,5 +90,37 @@ func TestReaderRepairs(t *testing.T) {
 				t.Errorf("changes = %+v; want one %s on cue %d", got, tt.diag.Code, tt.want)
 			}
 		})
+	}
+}
+
+// TestRewrittenSays: each way the SRT writer changes text is reported as
+// what it is, a look-alike for markup, "--›" for a timing arrow; other
+// formats change none.
+func TestRewrittenSays(t *testing.T) {
+	t.Parallel()
+	track := &caption.Track{Cues: []caption.Cue{
+		{Text: "<LAUGHING & WHOOPS!>", StartMs: 0, EndMs: 1000},
+		{Text: "00:00:01,000 --> 00:00:02,000", StartMs: 1000, EndMs: 2000},
+		{Text: "plain 3 < 4", StartMs: 2000, EndMs: 3000},
+	}}
+	tests := []struct {
+		format string
+		want   []string // actions by cue, in order
+	}{
+		{format.SRT, []string{actionRewriteLookalike, actionRewriteArrow}},
+		{format.VTT, nil},
+		{format.TTML, nil},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, c := range rewritten(track, tt.format) {
+			got = append(got, c.Action)
+			if c.Action == actionRewriteLookalike && c.CueIndex != 0 || c.Action == actionRewriteArrow && c.CueIndex != 1 {
+				t.Errorf("%s: %s names cue %d", tt.format, c.Action, c.CueIndex)
+			}
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("%s: actions %v, want %v", tt.format, got, tt.want)
+		}
 	}
 }

@@ -33,6 +33,7 @@ var fixPhrases = []struct {
 	{"strip_control", func(n string) string { return "removed control characters from " + n }},
 	{"rewrite_time", func(n string) string { return "rewrote the timestamps of " + n }},
 	{"rewrite_arrow", func(n string) string { return "rewrote the time arrows of " + n }},
+	{"rewrite_lookalike", func(n string) string { return "wrote text that players would hide as markup with look-alikes in " + n }},
 }
 
 // fileFixes says in words what a change to the whole file did; read-only.

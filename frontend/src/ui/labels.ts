@@ -235,5 +235,6 @@ export const ACTION_LABELS: Record<string, string> = {
   reencode: "Re-encoded as UTF-8",
   set_language: "Language declared",
   rewrite_arrow: "Arrows rewritten",
+  rewrite_lookalike: "Markup-like text written with look-alikes",
   strip_control: "Control characters removed",
 };
