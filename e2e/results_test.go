@@ -944,5 +944,6 @@ func TestResultsCountEveryProblem(t *testing.T) {
 	if got, wantCount := b.text("#delivery-count"), fmt.Sprintf("Showing %d of %d problems (%d not listed; counted below the table)", listed, total, total-listed); got != wantCount {
 		t.Errorf("count %q, want %q", got, wantCount)
 	}
+	eval[bool](b, `(document.getElementById("delivery-count").scrollIntoView({block: "center"}), true)`)
 	b.shots("35-results-counted")
 }
