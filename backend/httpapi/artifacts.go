@@ -78,6 +78,11 @@ func (h *handler) download(c echo.Context) error {
 	w.Header().Set(echo.HeaderContentDisposition, mime.FormatMediaType("attachment", map[string]string{"filename": a.Filename}))
 	w.Header().Set("ETag", `"`+a.SHA256+`"`)
 	w.Header().Set("Cache-Control", "private, no-store")
+	// A template chooses its file's content type, text/html included: the
+	// browser must neither guess another type nor run what it opens,
+	// were the attachment ever shown inline (docs/security.md).
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "sandbox")
 	http.ServeContent(w, c.Request(), "", a.CreatedAt, r)
 	return nil
 }

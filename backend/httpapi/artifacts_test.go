@@ -100,6 +100,10 @@ func TestArtifactDownload(t *testing.T) {
 	if cd := r.header.Get("Content-Disposition"); cd != `attachment; filename=`+link["filename"].(string) {
 		t.Errorf("Content-Disposition = %q", cd)
 	}
+	// The browser neither guesses a type nor runs what it opens.
+	if r.header.Get("X-Content-Type-Options") != "nosniff" || r.header.Get("Content-Security-Policy") != "sandbox" {
+		t.Errorf("download headers %v; want nosniff and a sandbox policy", r.header)
+	}
 	whole := r.body
 
 	r = fetch(u, http.Header{"Range": {"bytes=2-9"}})
