@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/blob"
 )
 
@@ -148,6 +149,10 @@ func (s *Service) checkNew(in NewUpload) (time.Duration, error) {
 			WithDetail("field", "bytes").WithDetail("limitBytes", s.o.MaxBytes)
 	case strings.TrimSpace(in.Filename) == "" || len(in.Filename) > 1024 || !utf8.ValidString(in.Filename):
 		return 0, bad("filename", "invalid", "filename must be a file name of 1 to 1024 bytes of UTF-8")
+	case unsafeName(in.Filename) != nil:
+		// A name shown in job lists and downloads, as project and key names
+		// are: no control, bidirectional or format character.
+		return 0, unsafeName(in.Filename)
 	case !validContentType(in.ContentType):
 		return 0, bad("contentType", "invalid", "contentType must be a media type such as video/mp4")
 	}
@@ -307,3 +312,10 @@ func (s *Service) Media(ctx context.Context, accountID, objectKey string) (*Sess
 
 // partKey is the blob key of part n of an upload.
 func partKey(uploadID string, n int) string { return fmt.Sprintf("%s%s/%05d", PartPrefix, uploadID, n) }
+
+// unsafeName returns the refusal of a file name holding a character
+// [name.Check] refuses, or nil.
+func unsafeName(filename string) error {
+	_, err := name.Check("filename", filename, 1024)
+	return err
+}

@@ -24,6 +24,10 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 		{"zero bytes", func(u *media.NewUpload) { u.Bytes = 0 }, apperr.BadRequest, "bytes", "out_of_range"},
 		{"over the maximum", func(u *media.NewUpload) { u.Bytes = 1<<30 + 1 }, apperr.RequestTooLarge, "bytes", ""},
 		{"no file name", func(u *media.NewUpload) { u.Filename = " " }, apperr.BadRequest, "filename", "invalid"},
+		// Shown as "clipmp4.exe"; refused as a project or key name is.
+		{"bidirectional override in the file name", func(u *media.NewUpload) { u.Filename = "clip\u202eexe.mp4" }, apperr.BadRequest, "filename", "unsafe_character"},
+		{"zero-width space in the file name", func(u *media.NewUpload) { u.Filename = "cl\u200bip.mp4" }, apperr.BadRequest, "filename", "unsafe_character"},
+		{"newline in the file name", func(u *media.NewUpload) { u.Filename = "clip\n.mp4" }, apperr.BadRequest, "filename", "unsafe_character"},
 		{"bad content type", func(u *media.NewUpload) { u.ContentType = "video" }, apperr.BadRequest, "contentType", "invalid"},
 		{"content type with parameters", func(u *media.NewUpload) { u.ContentType = "video/mp4; x=1" }, apperr.BadRequest, "contentType", "invalid"},
 		{"ttl too short", func(u *media.NewUpload) { u.URLTTLSeconds = 59 }, apperr.BadRequest, "urlTtlSeconds", "out_of_range"},
