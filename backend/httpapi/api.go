@@ -121,33 +121,36 @@ type Options struct {
 
 // handler holds what the handlers share.
 type handler struct {
-	accounts   *account.Service
-	quota      *quota.Service
-	engine     *engine.Engine
-	projects   *project.Service
-	exports    *project.Exporter
-	webhooks   *webhook.Service
-	templates  *exporttpl.Service
-	media      *media.Service
-	videos     *video.Service
-	explainer  *grant.Service
-	links      *project.LinkSigner
-	log        *slog.Logger
-	now        func() time.Time
-	ready      func(ctx context.Context) error
-	openapi    []byte
-	maxRequest int64
-	anonCap    int
-	anonSalt   []byte
-	uploads    *uploadGate
-	bodyTime   time.Duration
-	engineRuns chan struct{}
-	metrics    Metrics
-	csrf       csrfSigner
-	ownerID    string
-	hosts      map[string]bool
-	methods    routeMethods
-	ui         fs.FS
+	// scopeRoutes holds, by scope, the access of every v1 route that needs
+	// it (routes fills it): what a new key's scopes are checked against.
+	scopeRoutes map[string][]access
+	accounts    *account.Service
+	quota       *quota.Service
+	engine      *engine.Engine
+	projects    *project.Service
+	exports     *project.Exporter
+	webhooks    *webhook.Service
+	templates   *exporttpl.Service
+	media       *media.Service
+	videos      *video.Service
+	explainer   *grant.Service
+	links       *project.LinkSigner
+	log         *slog.Logger
+	now         func() time.Time
+	ready       func(ctx context.Context) error
+	openapi     []byte
+	maxRequest  int64
+	anonCap     int
+	anonSalt    []byte
+	uploads     *uploadGate
+	bodyTime    time.Duration
+	engineRuns  chan struct{}
+	metrics     Metrics
+	csrf        csrfSigner
+	ownerID     string
+	hosts       map[string]bool
+	methods     routeMethods
+	ui          fs.FS
 }
 
 // New returns the API's router. It panics if a required service is nil:

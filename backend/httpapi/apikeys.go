@@ -30,6 +30,9 @@ func (h *handler) createKey(c echo.Context) error {
 		return err
 	}
 	p := principalOf(c)
+	if err := h.grantable(&p.Account, in.Scopes); err != nil {
+		return err
+	}
 	k, secret, err := h.accounts.CreateKey(c.Request().Context(), p.Account.ID,
 		account.NewKey{Name: in.Name, Scopes: in.Scopes, ExpiresAt: expires, Parent: p.Key})
 	if err != nil {

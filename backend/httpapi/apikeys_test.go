@@ -98,3 +98,40 @@ func TestAPIKeysLifecycle(t *testing.T) {
 	other := ts.pro("other@example.com")
 	wantError(t, del(other, keyID), 404, "not_found")
 }
+
+// TestKeyScopesTheTierCanUse: a key is refused a scope no route its
+// account is entitled to needs (403, details.missingFeature and scope),
+// since every call under it would fail; the scopes the tier can use are
+// granted.
+func TestKeyScopesTheTierCanUse(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, free := ts.account("free@example.com", account.TierFreePlus, nil)
+	pro := ts.pro("pro@example.com")
+	tests := []struct {
+		name, secret, scope string
+		wantFeature         string // "": 201
+	}{
+		{"free+ webhooks:write", free, account.ScopeWebhooksWrite, account.FeatureProWorkspace},
+		{"free+ webhooks:read", free, account.ScopeWebhooksRead, account.FeatureProWorkspace},
+		{"free+ exports:write (projects)", free, account.ScopeExportsWrite, ""},
+		{"free+ process:write", free, account.ScopeProcessWrite, ""},
+		{"pro webhooks:write", pro, account.ScopeWebhooksWrite, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ts.do(request{method: "POST", path: "/api/v1/api-keys", secret: tt.secret, contentType: "application/json",
+				body: strings.NewReader(`{"name":"k","scopes":["` + tt.scope + `"]}`)})
+			if tt.wantFeature == "" {
+				if r.status != 201 {
+					t.Fatalf("status %d, want 201: %s", r.status, r.body)
+				}
+				return
+			}
+			e := wantError(t, r, 403, "forbidden")
+			if e.Details["missingFeature"] != tt.wantFeature || e.Details["scope"] != tt.scope {
+				t.Errorf("details %v; want missingFeature %s, scope %s", e.Details, tt.wantFeature, tt.scope)
+			}
+		})
+	}
+}

@@ -24,6 +24,20 @@ type access struct {
 
 func need(scope string, all ...string) access { return access{scope: scope, all: all} }
 
+// allows reports whether an account may use a route of this access, its
+// key's scopes aside; when not, it names the first feature it lacks.
+func (a access) allows(acct *account.Account) (bool, string) {
+	for _, f := range a.all {
+		if !acct.Has(f) {
+			return false, f
+		}
+	}
+	if len(a.anyOf) > 0 && !hasAny(acct, a.anyOf) {
+		return false, a.anyOf[0]
+	}
+	return true, ""
+}
+
 // needAny demands one of the video add-ons: a media upload serves extract
 // and render alike.
 func needAny(scope string, anyOf ...string) access { return access{scope: scope, anyOf: anyOf} }
@@ -55,7 +69,9 @@ func (h *handler) routes(e *echo.Echo) {
 		hooksW   = account.ScopeWebhooksWrite
 	)
 	v1 := e.Group(V1Prefix)
+	h.scopeRoutes = map[string][]access{}
 	add := func(method, path string, a access, handle echo.HandlerFunc, pre ...echo.MiddlewareFunc) {
+		h.scopeRoutes[a.scope] = append(h.scopeRoutes[a.scope], a)
 		var mw []echo.MiddlewareFunc
 		if strings.Contains(path, "/:") {
 			mw = append(mw, h.staticSibling)
