@@ -27,7 +27,8 @@ type PutInput struct {
 // (details.reason "upload_completed") once the session is not pending;
 // [apperr.RequestTooLarge] (details.limitBytes) for more bytes than the
 // part holds, declared or sent; [apperr.BadRequest] (details.reason
-// "incomplete_part") for fewer.
+// "incomplete_part") for fewer, or for a body that stopped arriving
+// (the client hung up), which is the client's doing, not a 500.
 func (s *Service) PutPart(ctx context.Context, in PutInput) (*Part, error) {
 	n, err := strconv.Atoi(in.Part)
 	if err != nil || n < 1 || n > MaxParts || strconv.Itoa(n) != in.Part {
@@ -58,6 +59,10 @@ func (s *Service) PutPart(ctx context.Context, in PutInput) (*Part, error) {
 		return nil, tooMany(want)
 	case apperr.KindOf(err) == apperr.BadRequest:
 		return nil, apperr.New(apperr.BadRequest, "part %d must have %d bytes; fewer arrived", n, want).
+			WithDetail("reason", "incomplete_part").WithDetail("expectedBytes", want).Wrap(err)
+	case err != nil && body.broken != nil:
+		// The client's doing, not the server's: a part it may send again.
+		return nil, apperr.New(apperr.BadRequest, "part %d stopped arriving before its %d bytes: send it again", n, want).
 			WithDetail("reason", "incomplete_part").WithDetail("expectedBytes", want).Wrap(err)
 	case err != nil:
 		return nil, err
@@ -91,6 +96,9 @@ type capped struct {
 	r    io.Reader
 	left int64
 	over bool
+	// broken is the error that ended the body before its bytes did (the
+	// client hung up, or its connection timed out), nil otherwise.
+	broken error
 }
 
 func (c *capped) Read(p []byte) (int, error) {
@@ -108,5 +116,8 @@ func (c *capped) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
+	if err != nil && err != io.EOF && c.broken == nil {
+		c.broken = err
+	}
 	return n, err
 }

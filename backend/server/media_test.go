@@ -822,3 +822,47 @@ func sampleRSS(t testing.TB, pid int) (stop func() int64) {
 		return peak
 	}
 }
+
+// TestMediaPutClientHangsUp: a client that drops a part's PUT halfway is
+// the client's doing: the request is logged at info with 400
+// incomplete_part, never as a 500 internal error, and the part can be
+// sent again.
+func TestMediaPutClientHangsUp(t *testing.T) {
+	t.Parallel()
+	e := newVideoEnv(t, nil)
+	pid := e.newProject("Hang-up", mediaIR)
+	b, err := os.ReadFile(fftest.Clip(t, fftest.ClipOptions{Seconds: 5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := e.createUpload(pid, "clip.mp4", int64(len(b)))
+	u, err := url.Parse(s.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "PUT %s HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", u.RequestURI(), u.Host, len(b))
+	if _, err := conn.Write(b[:len(b)/2]); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	// The state: the server has logged the request.
+	var line string
+	for deadline := time.Now().Add(20 * time.Second); line == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		for _, l := range strings.Split(e.log.String(), "\n") {
+			if strings.Contains(l, `msg="http request"`) && strings.Contains(l, "method=PUT") {
+				line = l
+			}
+		}
+	}
+	if line == "" {
+		t.Fatalf("no access line for the dropped PUT:\n%s", e.log.String())
+	}
+	if !strings.Contains(line, "status=400") || !strings.Contains(line, "level=INFO") || strings.Contains(e.log.String(), "internal error") {
+		t.Errorf("the dropped PUT was logged as %q; want info, 400, no internal error", line)
+	}
+	putOK(t, s.URL, b)
+}
