@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/apperr"
-	"github.com/captionqa/captionqa/backend/name"
 	"github.com/captionqa/captionqa/backend/blob"
+	"github.com/captionqa/captionqa/backend/name"
 )
 
 // Options configure a [Service]. All but MaxBytes and Now are required.
