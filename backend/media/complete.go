@@ -34,7 +34,8 @@ type CompleteInput struct {
 //     session is not pending, or "upload_expired" when its URLs ended
 //     more than [CompleteGrace] ago;
 //   - [apperr.ProcessingFailed] (details.reason "unreadable_media",
-//     "media_too_long" or "no_streams") when ffmpeg cannot use the media:
+//     "media_too_long", "picture_too_large", "frame_rate_too_high" or
+//     "no_streams") when ffmpeg cannot or may not use the media:
 //     the session is then rejected and its bytes deleted;
 //   - [apperr.Unavailable] (details.retryAfterSeconds) when the blob store
 //     cannot be reached.
@@ -161,6 +162,18 @@ func (s *Service) usable(p *Probe) error {
 		return fail("no_streams", "the file has no video or audio stream")
 	case p.DurationSeconds > s.o.MaxSeconds:
 		return fail("media_too_long", "the media lasts %.0f s; the longest accepted is %.0f s", p.DurationSeconds, s.o.MaxSeconds)
+	}
+	for _, st := range p.Streams {
+		if st.Type != "video" {
+			continue
+		}
+		if st.Width*st.Height > s.o.MaxPixels {
+			return fail("picture_too_large", "the video is %dx%d, %d pixels a frame; the largest accepted is %d (4096x2304)",
+				st.Width, st.Height, st.Width*st.Height, s.o.MaxPixels)
+		}
+		if st.FrameRate > s.o.MaxFrameRate {
+			return fail("frame_rate_too_high", "the video runs at %.0f frames a second; the fastest accepted is %.0f", st.FrameRate, s.o.MaxFrameRate)
+		}
 	}
 	return nil
 }

@@ -28,6 +28,12 @@ type Options struct {
 	MaxBytes int64
 	// MaxSeconds is the longest media accepted (default MaxDuration).
 	MaxSeconds float64
+	// MaxPixels is the largest picture accepted, width times height
+	// (default [MaxPicturePixels]), and MaxFrameRate the fastest frame
+	// rate (default [MaxFramesPerSecond]): what a render or an OCR costs
+	// grows with the pixel rate, not with the file's size.
+	MaxPixels    int
+	MaxFrameRate float64
 	// Presigner, when set, makes each part's URL the blob store's own
 	// presigned PUT of the part's object, so that the bytes go from the
 	// client to the store without passing through a node (the store must
@@ -40,6 +46,15 @@ type Options struct {
 // MaxDuration is the longest media accepted unless configured: a feature
 // film with room to spare.
 const MaxDuration = 4 * 3600.0
+
+// MaxPicturePixels and MaxFramesPerSecond bound a video stream unless
+// configured: 4096x2304 (DCI 4K's width at 16:9) and 120 frames a second.
+// A 3-frame 8192x8192 file of 200 KB would otherwise take a burn-in to
+// gigabytes of memory (docs/security.md, Limits).
+const (
+	MaxPicturePixels   = 4096 * 2304
+	MaxFramesPerSecond = 120.0
+)
 
 // Service runs upload sessions. It is safe for concurrent use.
 type Service struct {
@@ -58,6 +73,12 @@ func NewService(o Options) *Service {
 	}
 	if o.MaxSeconds <= 0 {
 		o.MaxSeconds = MaxDuration
+	}
+	if o.MaxPixels <= 0 {
+		o.MaxPixels = MaxPicturePixels
+	}
+	if o.MaxFrameRate <= 0 {
+		o.MaxFrameRate = MaxFramesPerSecond
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -24,6 +24,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/internal/race"
 	"github.com/captionqa/captionqa/backend/server"
@@ -865,4 +866,40 @@ func TestMediaPutClientHangsUp(t *testing.T) {
 		t.Errorf("the dropped PUT was logged as %q; want info, 400, no internal error", line)
 	}
 	putOK(t, s.URL, b)
+}
+
+// TestMediaPictureCaps: complete refuses a video whose picture or frame
+// rate is past the caps (a 3-frame 8192x8192 file is a few hundred KB
+// and a burn-in of gigabytes), and takes one at the caps.
+func TestMediaPictureCaps(t *testing.T) {
+	t.Parallel()
+	e := newVideoEnv(t, nil)
+	pid := e.newProject("Caps", mediaIR)
+	for _, c := range []struct {
+		name       string
+		clip       fftest.ClipOptions
+		wantReason string // "": completed
+	}{
+		{"8192x8192", fftest.ClipOptions{Width: 8192, Height: 8192, FPS: 1, Seconds: 3, Container: "mkv", NoAudio: true}, "picture_too_large"},
+		{"240 fps", fftest.ClipOptions{Width: 160, Height: 90, FPS: 240, Seconds: 1, NoAudio: true}, "frame_rate_too_high"},
+		{"4096x2304 at 120 fps", fftest.ClipOptions{Width: 4096, Height: 2304, FPS: 120, Seconds: 0.05, NoAudio: true}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := os.ReadFile(fftest.Clip(t, c.clip))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := e.createUpload(pid, "clip.mp4", int64(len(b)))
+			etag := putOK(t, s.URL, b)
+			if c.wantReason == "" {
+				e.complete(s, map[int]string{1: etag}, 200, nil)
+				return
+			}
+			var env apperr.Envelope
+			e.complete(s, map[int]string{1: etag}, 422, &env)
+			if env.Error.Code != "processing_failed" || env.Error.Details["reason"] != c.wantReason {
+				t.Errorf("complete: %+v; want processing_failed %s", env.Error, c.wantReason)
+			}
+		})
+	}
 }
