@@ -151,16 +151,11 @@ func (s *Service) RevokeKey(ctx context.Context, accountID, keyID string) (*Key,
 		}
 		return nil, fmt.Errorf("account: revoke key %s: %w", keyID, err)
 	}
-	keys, err := s.ListKeys(ctx, accountID)
+	k, err := s.store.KeyByID(ctx, accountID, keyID)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("account: revoked key %s: %w", keyID, err)
 	}
-	for i := range keys {
-		if keys[i].ID == keyID {
-			return &keys[i], nil
-		}
-	}
-	return nil, fmt.Errorf("account: revoked key %s is not listed", keyID)
+	return k, nil
 }
 
 // Masked returns the key's display form: the tag and the first six

@@ -54,6 +54,10 @@ type Store interface {
 	// ListKeys returns the account's keys, revoked and expired ones
 	// included, oldest first.
 	ListKeys(ctx context.Context, accountID string) ([]Key, error)
+	// KeyByID returns the account's key, or [apperr.NotFound] if it does
+	// not exist or belongs to another account: one row, however many
+	// keys the account has revoked.
+	KeyByID(ctx context.Context, accountID, keyID string) (*Key, error)
 	// RevokeKey marks the key revoked at at; revoking a revoked key keeps
 	// its first time. It returns [apperr.NotFound] if the key does not
 	// exist or belongs to another account.

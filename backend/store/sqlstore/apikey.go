@@ -94,6 +94,11 @@ func (s *AccountStore) ListKeys(ctx context.Context, accountID string) ([]accoun
 	}, `SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, `+s.db.d.Seq, accountID)
 }
 
+// KeyByID returns the account's key, or [apperr.NotFound].
+func (s *AccountStore) KeyByID(ctx context.Context, accountID, keyID string) (*account.Key, error) {
+	return s.db.scanKey(s.db.read.queryRow(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = $1 AND account_id = $2`, keyID, accountID))
+}
+
 // RevokeKey marks the account's key revoked at at, keeping an earlier
 // revocation. It returns [apperr.NotFound] if the key does not exist or
 // belongs to another account.

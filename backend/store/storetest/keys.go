@@ -97,6 +97,14 @@ func keyListRevokeTouch(e *env) {
 	if l := list[1].LastUsedAt; l == nil || !sameTime(*l, used) || list[1].RevokedAt != nil {
 		t.Errorf("key 2 = %+v, want last used at %v and not revoked", list[1], used)
 	}
+	if k, err := s.KeyByID(e.ctx, a1.ID, uuidN(1)); err != nil || k.ID != uuidN(1) || k.RevokedAt == nil || !sameTime(*k.RevokedAt, e.now().Add(time.Minute)) {
+		t.Errorf("KeyByID = %+v, %v; want key 1 revoked at its first revocation", k, err)
+	}
+	for _, other := range []struct{ account, key string }{{a2.ID, uuidN(1)}, {a1.ID, uuidN(99)}} {
+		if _, err := s.KeyByID(e.ctx, other.account, other.key); !kindIs(err, apperr.NotFound) {
+			t.Errorf("KeyByID(%s, %s) = %v; want not_found", other.account, other.key, err)
+		}
+	}
 	if empty, err := s.ListKeys(e.ctx, a2.ID); err != nil || len(empty) != 0 {
 		t.Errorf("ListKeys of an account without keys = %+v, %v", empty, err)
 	}
