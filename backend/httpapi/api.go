@@ -92,6 +92,11 @@ type Options struct {
 	// BodyTimeout is how long a request body may take to arrive; 0 is
 	// [DefaultBodyTimeout].
 	BodyTimeout time.Duration
+	// MinPartRate is the slowest a media part may arrive, in bytes a
+	// second on average, once PartRateGrace has passed; 0 is
+	// [DefaultMinPartRate] and [DefaultPartRateGrace].
+	MinPartRate   int64
+	PartRateGrace time.Duration
 	// MaxEngineRuns bounds the engine runs at once, the rest wait their
 	// turn; 0 is the number of CPUs Go may use (GOMAXPROCS).
 	MaxEngineRuns int
@@ -124,33 +129,39 @@ type handler struct {
 	// scopeRoutes holds, by scope, the access of every v1 route that needs
 	// it (routes fills it): what a new key's scopes are checked against.
 	scopeRoutes map[string][]access
-	accounts    *account.Service
-	quota       *quota.Service
-	engine      *engine.Engine
-	projects    *project.Service
-	exports     *project.Exporter
-	webhooks    *webhook.Service
-	templates   *exporttpl.Service
-	media       *media.Service
-	videos      *video.Service
-	explainer   *grant.Service
-	links       *project.LinkSigner
-	log         *slog.Logger
-	now         func() time.Time
-	ready       func(ctx context.Context) error
-	openapi     []byte
-	maxRequest  int64
-	anonCap     int
-	anonSalt    []byte
-	uploads     *uploadGate
-	bodyTime    time.Duration
-	engineRuns  chan struct{}
-	metrics     Metrics
-	csrf        csrfSigner
-	ownerID     string
-	hosts       map[string]bool
-	methods     routeMethods
-	ui          fs.FS
+	// partsByUpload and partsByClient count media part PUTs at once;
+	// minPartRate and partRateGrace bound how slowly one may arrive
+	// ([handler.partLimits]).
+	partsByUpload, partsByClient *inFlight
+	minPartRate                  int64
+	partRateGrace                time.Duration
+	accounts                     *account.Service
+	quota                        *quota.Service
+	engine                       *engine.Engine
+	projects                     *project.Service
+	exports                      *project.Exporter
+	webhooks                     *webhook.Service
+	templates                    *exporttpl.Service
+	media                        *media.Service
+	videos                       *video.Service
+	explainer                    *grant.Service
+	links                        *project.LinkSigner
+	log                          *slog.Logger
+	now                          func() time.Time
+	ready                        func(ctx context.Context) error
+	openapi                      []byte
+	maxRequest                   int64
+	anonCap                      int
+	anonSalt                     []byte
+	uploads                      *uploadGate
+	bodyTime                     time.Duration
+	engineRuns                   chan struct{}
+	metrics                      Metrics
+	csrf                         csrfSigner
+	ownerID                      string
+	hosts                        map[string]bool
+	methods                      routeMethods
+	ui                           fs.FS
 }
 
 // New returns the API's router. It panics if a required service is nil:
@@ -183,6 +194,13 @@ func New(opts Options) *echo.Echo {
 		h.anonCap = DefaultAnonDailyCap
 	}
 	h.uploads = newUploadGate(opts.MaxUploads, opts.MaxUploadsPerClient)
+	h.partsByUpload, h.partsByClient = newInFlight(MaxPartPutsPerUpload), newInFlight(MaxPartPutsPerClient)
+	if h.minPartRate = opts.MinPartRate; h.minPartRate <= 0 {
+		h.minPartRate = DefaultMinPartRate
+	}
+	if h.partRateGrace = opts.PartRateGrace; h.partRateGrace <= 0 {
+		h.partRateGrace = DefaultPartRateGrace
+	}
 	if h.bodyTime = opts.BodyTimeout; h.bodyTime <= 0 {
 		h.bodyTime = DefaultBodyTimeout
 	}

@@ -137,7 +137,7 @@ func (h *handler) routes(e *echo.Echo) {
 	e.HEAD(DownloadPrefix+":artifactId", h.withExports(h.download))
 
 	// Signed media uploads: the URL is the credential, no key.
-	e.PUT(media.PutPrefix+":uploadId/:part", h.withMedia(h.putPart))
+	e.PUT(media.PutPrefix+":uploadId/:part", h.withMedia(h.partLimits(h.putPart)))
 
 	// Dashboard sessions of the browser UI (not part of the v1 contract).
 	e.POST("/api/session", h.login, sameOriginOnly, h.sizeGuard(DefaultMaxJSONBytes))

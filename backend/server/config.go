@@ -72,6 +72,11 @@ type Config struct {
 	// BodyTimeout is how long a request body may take to arrive; 0 takes
 	// httpapi's default.
 	BodyTimeout time.Duration
+	// MinPartRate and PartRateGrace: the slowest a media part may arrive
+	// (bytes a second, on average, once the grace has passed); 0 takes
+	// httpapi's defaults.
+	MinPartRate   int64
+	PartRateGrace time.Duration
 	// MaxEngineRuns bounds the engine runs at once; 0 is GOMAXPROCS.
 	MaxEngineRuns int
 	// ProDailyCap is the daily cap given to new pro accounts and to the

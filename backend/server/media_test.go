@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -902,4 +903,93 @@ func TestMediaPictureCaps(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rawPartPut starts a PUT of n declared bytes to u on a connection of its
+// own and sends first; the caller sends the rest or hangs.
+func rawPartPut(t *testing.T, u string, n int, first []byte) net.Conn {
+	t.Helper()
+	pu, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", pu.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	fmt.Fprintf(conn, "PUT %s HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n\r\n", pu.RequestURI(), pu.Host, n)
+	if _, err := conn.Write(first); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// TestMediaPartTrickle: a part trickled in slower than the minimum rate
+// is ended with 400 too_slow once the grace has passed, and one upload
+// holds at most MaxPartPutsPerUpload PUTs at once (429 beyond).
+func TestMediaPartTrickle(t *testing.T) {
+	t.Parallel()
+	e := newVideoEnv(t, func(c *server.Config) { c.MinPartRate, c.PartRateGrace = 64<<10, 300*time.Millisecond })
+	pid := e.newProject("Trickle", mediaIR)
+	const size = 1 << 20
+	s := e.createUpload(pid, "clip.mp4", size)
+
+	conn := rawPartPut(t, s.URL, size, []byte{0})
+	stop := make(chan struct{})
+	go func() { // a byte every 50 ms: 20 B/s
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+				if _, err := conn.Write([]byte{0}); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	close(stop)
+	if err != nil {
+		t.Fatalf("no answer to the trickled part: %v", err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 400 || !strings.Contains(string(body), `"too_slow"`) {
+		t.Errorf("trickled part: %d %s; want 400 too_slow", res.StatusCode, body)
+	}
+
+	// Four PUTs hanging on one upload: a fifth is refused. A hanging one
+	// that met the fifth at the gate was refused itself and is answered:
+	// it is opened again, until the fifth meets all four there.
+	slow := newVideoEnv(t, nil)
+	sp := slow.newProject("Parallel", mediaIR)
+	s2 := slow.createUpload(sp, "clip.mp4", size)
+	hanging := make([]net.Conn, httpapi.MaxPartPutsPerUpload)
+	full := bytes.Repeat([]byte{1}, size)
+	var last response
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+		for i, c := range hanging {
+			if c == nil || answeredConn(c) {
+				hanging[i] = rawPartPut(t, s2.URL, size, []byte{0})
+			}
+		}
+		if last = put(t, s2.URL, bytes.NewReader(full), size); last.Status == 429 {
+			break
+		}
+	}
+	checkError(t, "a fifth PUT of one upload", last, 429, "rate_limited", map[string]any{"limit": "part_puts_per_upload"})
+}
+
+// answeredConn reports whether the server has answered on c (or closed
+// it), without waiting for an answer that has not come.
+func answeredConn(c net.Conn) bool {
+	_ = c.SetReadDeadline(time.Now().Add(time.Millisecond))
+	var b [1]byte
+	_, err := c.Read(b[:])
+	_ = c.SetReadDeadline(time.Time{})
+	var ne net.Error
+	return !(errors.As(err, &ne) && ne.Timeout())
 }

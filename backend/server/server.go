@@ -175,6 +175,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,
 		BodyTimeout: s.cfg.BodyTimeout, MaxEngineRuns: s.cfg.MaxEngineRuns,
+		MinPartRate: s.cfg.MinPartRate, PartRateGrace: s.cfg.PartRateGrace,
 		OwnerAccountID: owner.ID,
 		AllowedHosts:   s.cfg.allowedHosts(), UI: ui,
 		Metrics: m, AnonSalt: keys.anonSalt, CSRFKey: keys.csrfKey,
