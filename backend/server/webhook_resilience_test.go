@@ -179,7 +179,7 @@ func TestWebhookFailingReceiver(t *testing.T) {
 		wantStatus string // "pending": failing and retried; "delivered"
 		wantCode   int
 		wantErr    string // lastError: a generic reason, nothing the receiver sent
-		huge       bool     // check the huge body was not read in full
+		huge       bool   // check the huge body was not read in full
 	}{
 		{
 			name: "500",
