@@ -51,11 +51,31 @@ func (e *RefusedError) Error() string {
 	return fmt.Sprintf("webhook destination %s is a %s address: refused unless the server is started with %s", e.Addr, e.Class, hint)
 }
 
-// Check returns nil when a delivery may connect to a, or a
-// [*RefusedError]. An IPv4-mapped IPv6 address (::ffff:127.0.0.1) is
-// checked as the IPv4 address it is.
-func (p Policy) Check(a netip.Addr) error {
+// Addresses that carry an IPv4 address in their last 32 bits: the
+// IPv4-compatible ::/96 (deprecated) and NAT64's well-known 64:ff9b::/96,
+// which a NAT64 gateway forwards to that IPv4 address.
+var (
+	v4Compatible = netip.MustParsePrefix("::/96")
+	nat64        = netip.MustParsePrefix("64:ff9b::/96")
+)
+
+// unwrap returns the IPv4 address that the IPv6 address a stands for, if any,
+// else a, without a zone.
+func unwrap(a netip.Addr) netip.Addr {
 	a = a.Unmap().WithZone("")
+	if (v4Compatible.Contains(a) && a != netip.IPv6Loopback() && a != netip.IPv6Unspecified()) || nat64.Contains(a) {
+		b := a.As16()
+		return netip.AddrFrom4([4]byte(b[12:]))
+	}
+	return a
+}
+
+// Check returns nil when a delivery may connect to a, or a
+// [*RefusedError]. An IPv6 address that stands for an IPv4 one
+// (IPv4-mapped ::ffff:127.0.0.1, IPv4-compatible, NAT64 64:ff9b::/96)
+// is checked as that IPv4 address.
+func (p Policy) Check(a netip.Addr) error {
+	a = unwrap(a)
 	for _, pre := range p.Allow {
 		if pre.Contains(a) {
 			return nil

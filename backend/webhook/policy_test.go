@@ -43,6 +43,9 @@ func TestPolicyClasses(t *testing.T) {
 		{"100.64.0.1", "private", true, false},
 		{"fd00::1", "private", true, false},
 		{"::ffff:10.0.0.1", "private", true, false},
+		{"::7f00:1", "loopback", false, true},
+		{"64:ff9b::a9fe:a9fe", "link-local", false, false},
+		{"64:ff9b::5db8:d70e", "", true, true},
 		{"93.184.215.14", "", true, true},
 		{"2606:4700::1", "", true, true},
 	} {
