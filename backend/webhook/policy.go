@@ -24,7 +24,7 @@ type Policy struct {
 }
 
 // privateRanges are the private and shared (CGNAT) ranges
-// [Policy.AllowPrivate] opens.
+// [Policy.AllowPrivate] opens: a read-only table.
 var privateRanges = []netip.Prefix{
 	netip.MustParsePrefix("10.0.0.0/8"),
 	netip.MustParsePrefix("172.16.0.0/12"),
@@ -33,7 +33,8 @@ var privateRanges = []netip.Prefix{
 	netip.MustParsePrefix("fc00::/7"),
 }
 
-// thisNetwork is 0.0.0.0/8, which Linux dials as the local host.
+// thisNetwork is 0.0.0.0/8, which Linux dials as the local host;
+// read-only.
 var thisNetwork = netip.MustParsePrefix("0.0.0.0/8")
 
 // RefusedError is a destination the policy refuses: Class is
@@ -53,7 +54,7 @@ func (e *RefusedError) Error() string {
 
 // Addresses that carry an IPv4 address in their last 32 bits: the
 // IPv4-compatible ::/96 (deprecated) and NAT64's well-known 64:ff9b::/96,
-// which a NAT64 gateway forwards to that IPv4 address.
+// which a NAT64 gateway forwards to that IPv4 address. Read-only.
 var (
 	v4Compatible = netip.MustParsePrefix("::/96")
 	nat64        = netip.MustParsePrefix("64:ff9b::/96")
