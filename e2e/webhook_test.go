@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -88,6 +89,9 @@ func newWebhookEnv(t *testing.T, caFile string) *env {
 	cfg.UI = os.DirFS(distDir)
 	cfg.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	cfg.WebhookCAFile = caFile
+	// The receiver listens on loopback, which the destination policy
+	// refuses unless allowed (docs/webhooks.md, Destinations).
+	cfg.WebhookAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
 	cfg.WebhookTimeout = 5 * time.Second
 	cfg.WebhookSchedule = webhook.Schedule{First: 2 * time.Second, Cap: 2 * time.Second, Window: 3 * time.Second}
 	cfg.JobPollInterval = 100 * time.Millisecond

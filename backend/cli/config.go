@@ -15,7 +15,8 @@ import (
 // ServerFlags declares on fs every flag of the server's configuration,
 // the one parser `captionqa serve` and `captionqa desktop` share: --addr,
 // --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
-// --tls-key, --allowed-host, --webhook-ca, --templates, --video,
+// --tls-key, --allowed-host, --webhook-ca, --webhook-allow,
+// --webhook-allow-private, --templates, --video,
 // --video-workers, --ffmpeg, --max-media-bytes, --explain,
 // --explain-endpoint, --explain-model, --explain-timeout,
 // --explain-daily-cap, --metrics-addr, --store, --blobs, --role,
@@ -61,6 +62,11 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	fs.Func("allowed-host", "a Host name the listener accepts besides the loopback names and --addr's host, such as the appliance's name on the network; repeat for more (env "+envAllowedHosts+", comma-separated)",
 		func(v string) error { hosts = append(hosts, v); return nil })
 	fs.StringVar(&cfg.WebhookCAFile, "webhook-ca", getenv(envWebhookCA), "PEM file of CA certificates that webhook receivers' certificates may chain to, besides the system's roots (env "+envWebhookCA+"); certificates are always checked")
+	var allow []string
+	fs.Func("webhook-allow", "CIDR prefixes (comma-separated; repeat for more) webhook deliveries may connect to although the destination policy refuses their class: loopback, link-local, unspecified, multicast (env "+envWebhookAllow+")",
+		func(v string) error { allow = append(allow, v); return nil })
+	allowPrivate, envErrPrivate := parseBoolEnv(envWebhookAllowPrivate, getenv(envWebhookAllowPrivate))
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", allowPrivate, "let webhook deliveries connect to private addresses (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7), for receivers on the LAN (env "+envWebhookAllowPrivate+")")
 	templates := fs.String("templates", envOr(envTemplates, "on"), "on or off: off turns the export-template runtime off, and every template route answers 503 (env "+envTemplates+")")
 	video := fs.String("video", envOr(envVideo, "on"), "on or off: off turns media uploads and video jobs off, and their routes answer 503; they are also off when ffmpeg is missing (env "+envVideo+")")
 	fs.IntVar(&cfg.VideoWorkers, "video-workers", cfg.VideoWorkers, "video jobs that encode (burn-in) at once; default half the cores (env "+envVideoWorkers+")")
@@ -78,6 +84,19 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	return func() (server.Config, error) {
 		if envErr != nil {
 			return cfg, envErr
+		}
+		if envErrPrivate != nil {
+			return cfg, envErrPrivate
+		}
+		if allow == nil {
+			allow = []string{getenv(envWebhookAllow)}
+		}
+		for _, list := range allow {
+			prefixes, err := parseAllow(list)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.WebhookAllow = append(cfg.WebhookAllow, prefixes...)
 		}
 		switch *templates {
 		case "on":

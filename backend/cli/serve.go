@@ -13,7 +13,7 @@ import (
 	"github.com/captionqa/captionqa/backend/server"
 )
 
-const serveUsage = "[--addr HOST:PORT] [--data DIR] [--store postgres://...] [--blobs s3://BUCKET?endpoint=URL&region=R] [--role all|api|worker] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--templates on|off] [--video on|off] [--video-workers N] [--ffmpeg PATH] [--max-media-bytes N] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
+const serveUsage = "[--addr HOST:PORT] [--data DIR] [--store postgres://...] [--blobs s3://BUCKET?endpoint=URL&region=R] [--role all|api|worker] [--owner-email EMAIL] [--tls-cert FILE --tls-key FILE] [--allowed-host NAME]... [--webhook-ca FILE] [--webhook-allow CIDR,...] [--webhook-allow-private] [--templates on|off] [--video on|off] [--video-workers N] [--ffmpeg PATH] [--max-media-bytes N] [--metrics-addr HOST:PORT] [--burst N] [--burst-rate R] [--pro-cap N] [--log-format text|json] [--log-level LEVEL]"
 
 // Environment variables read by serve and the admin commands; a flag wins
 // over its variable.
@@ -29,12 +29,15 @@ const (
 	envAllowedHosts = "CAPTIONQA_ALLOWED_HOSTS"
 	envMetricsAddr  = "CAPTIONQA_METRICS_ADDR"
 	envWebhookCA    = "CAPTIONQA_WEBHOOK_CA"
-	envTemplates    = "CAPTIONQA_TEMPLATES"
-	envVideo        = "CAPTIONQA_VIDEO"
-	envVideoWorkers = "CAPTIONQA_VIDEO_WORKERS"
-	envFFmpeg       = "CAPTIONQA_FFMPEG"
-	envMaxMedia     = "CAPTIONQA_MAX_MEDIA_BYTES"
-	envExplain      = "CAPTIONQA_EXPLAIN"
+	// envWebhookAllow is a comma-separated list of CIDR prefixes.
+	envWebhookAllow        = "CAPTIONQA_WEBHOOK_ALLOW"
+	envWebhookAllowPrivate = "CAPTIONQA_WEBHOOK_ALLOW_PRIVATE"
+	envTemplates           = "CAPTIONQA_TEMPLATES"
+	envVideo               = "CAPTIONQA_VIDEO"
+	envVideoWorkers        = "CAPTIONQA_VIDEO_WORKERS"
+	envFFmpeg              = "CAPTIONQA_FFMPEG"
+	envMaxMedia            = "CAPTIONQA_MAX_MEDIA_BYTES"
+	envExplain             = "CAPTIONQA_EXPLAIN"
 	// envExplainEndpoint, envExplainModel and envExplainAPIKey configure
 	// the optional model; the key is read from the environment only, so
 	// that it never shows in a process list.

@@ -9,6 +9,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"flag"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -221,6 +222,26 @@ func TestServerFlags(t *testing.T) {
 		{"pro cap too high", []string{"--pro-cap", "100000", "--data", "/d"}, nil, nil, "--pro-cap"},
 		{"cert without key", []string{"--tls-cert", "c.pem", "--data", "/d"}, nil, nil, "go together"},
 		{"bad log format", []string{"--log-format", "xml", "--data", "/d"}, nil, nil, "--log-format"},
+		{"webhook destinations", []string{"--data", "/d", "--webhook-allow", "127.0.0.0/8,::1", "--webhook-allow", "::ffff:10.1.2.3/128", "--webhook-allow-private"}, nil,
+			func(t *testing.T, cfg server.Config) {
+				if got := fmt.Sprint(cfg.WebhookAllow); got != "[127.0.0.0/8 ::1/128 10.1.2.3/32]" || !cfg.WebhookAllowPrivate {
+					t.Errorf("WebhookAllow %s, WebhookAllowPrivate %v; want [127.0.0.0/8 ::1/128 10.1.2.3/32], true", got, cfg.WebhookAllowPrivate)
+				}
+			}, ""},
+		{"webhook destinations from env", []string{"--data", "/d"}, map[string]string{envWebhookAllow: "127.0.0.1/32", envWebhookAllowPrivate: "true"},
+			func(t *testing.T, cfg server.Config) {
+				if got := fmt.Sprint(cfg.WebhookAllow); got != "[127.0.0.1/32]" || !cfg.WebhookAllowPrivate {
+					t.Errorf("WebhookAllow %s, WebhookAllowPrivate %v", got, cfg.WebhookAllowPrivate)
+				}
+			}, ""},
+		{"webhook destinations off by default", []string{"--data", "/d"}, nil,
+			func(t *testing.T, cfg server.Config) {
+				if cfg.WebhookAllow != nil || cfg.WebhookAllowPrivate {
+					t.Errorf("WebhookAllow %v, WebhookAllowPrivate %v; want none", cfg.WebhookAllow, cfg.WebhookAllowPrivate)
+				}
+			}, ""},
+		{"bad webhook allow", []string{"--data", "/d", "--webhook-allow", "lan"}, nil, nil, "--webhook-allow"},
+		{"bad webhook allow private env", []string{"--data", "/d"}, map[string]string{envWebhookAllowPrivate: "yes please"}, nil, envWebhookAllowPrivate},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fs := flag.NewFlagSet("test", flag.ContinueOnError)

@@ -1,10 +1,13 @@
 package httpapi_test
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/server"
+	"github.com/captionqa/captionqa/backend/webhook"
 )
 
 const webhookPath = "/api/v1/webhook"
@@ -99,7 +102,8 @@ func TestWebhookErrors(t *testing.T) {
 // webhook refuses one (409).
 func TestWebhookTestAndLog(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
+	// Loopback is allowed for the test (docs/webhooks.md, Destinations).
+	ts := newTestServer(t, func(c *server.Config) { c.WebhookAllow = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")} })
 	key := ts.pro("hook-log@example.com")
 	// Port 1 on loopback: nothing listens, the connection is refused.
 	ts.postJSON("PUT", webhookPath, key, `{"url":"https://127.0.0.1:1/in"}`)
@@ -108,7 +112,7 @@ func TestWebhookTestAndLog(t *testing.T) {
 		t.Fatalf("test: %d %s", r.status, r.body)
 	}
 	d := r.json(t)["delivery"].(map[string]any)
-	if d["status"] != "failed" || d["event"] != "test" || d["attempts"] != 1.0 || d["lastError"] == nil || d["lastStatusCode"] != nil {
+	if d["status"] != "failed" || d["event"] != "test" || d["attempts"] != 1.0 || d["lastError"] != webhook.ReasonConnect || d["lastStatusCode"] != nil {
 		t.Errorf("test delivery = %v; want failed after one attempt, with the error", d)
 	}
 	list := ts.get(webhookPath+"/deliveries", key).json(t)["deliveries"].([]any)

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,6 +122,13 @@ type Config struct {
 	WebhookCAFile string
 	// WebhookTimeout bounds one delivery attempt (default 10 s).
 	WebhookTimeout time.Duration
+	// WebhookAllow names prefixes deliveries may connect to whatever
+	// their class, and WebhookAllowPrivate opens the private ranges: by
+	// default loopback, link-local, unspecified, multicast and private
+	// addresses are refused at dial time (docs/webhooks.md,
+	// Destinations). Tests allow loopback for their receivers.
+	WebhookAllow        []netip.Prefix
+	WebhookAllowPrivate bool
 	// WebhookSchedule is the retry schedule of deliveries; zero is
 	// webhook.DefaultSchedule() (10 s doubling to an hour, for 3 days).
 	// Tests shorten it.

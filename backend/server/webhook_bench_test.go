@@ -45,6 +45,7 @@ func benchServer(b *testing.B, rcv *receiver, enabled bool) (*server.Server, []b
 	cfg.BurstPerSecond, cfg.Burst = 1e6, 1e6
 	cfg.ProDailyCap = account.MaxProDailyCap
 	cfg.WebhookCAFile = rcv.CAFile
+	cfg.WebhookAllow = loopbackOnly
 	srv := server.New(cfg)
 	runServer(b, srv)
 	base := srv.URL() + "/api/v1"

@@ -34,7 +34,7 @@ func TestWebhookReceiverDownThenBack(t *testing.T) {
 		// down takes the receiver down and returns how to bring it back.
 		down     func(t *testing.T, r *receiver) (up func())
 		wantCode int    // lastStatusCode while down; 0: no HTTP answer
-		wantErr  string // part of lastError while down
+		wantErr  string // lastError while down: a generic reason
 		// reachesAll: every attempt reaches the receiver (it answers
 		// 503), so it got exactly as many requests as attempts.
 		reachesAll bool
@@ -45,7 +45,7 @@ func TestWebhookReceiverDownThenBack(t *testing.T) {
 				addr := r.stop()
 				return func() { r.restart(t, addr) }
 			},
-			wantErr: "connection refused",
+			wantErr: webhook.ReasonConnect,
 		},
 		{
 			name: "503",
@@ -53,7 +53,7 @@ func TestWebhookReceiverDownThenBack(t *testing.T) {
 				r.setAnswer(answerStatus(503, "down for maintenance"))
 				return func() { r.setAnswer(nil) }
 			},
-			wantCode: 503, wantErr: "HTTP 503 Service Unavailable: down for maintenance", reachesAll: true,
+			wantCode: 503, wantErr: "HTTP 503 Service Unavailable", reachesAll: true,
 		},
 	}
 	for _, tt := range tests {
@@ -71,8 +71,8 @@ func TestWebhookReceiverDownThenBack(t *testing.T) {
 				return d.Status == "pending" && d.Attempts >= 2
 			}))
 			for _, d := range log {
-				if d.code() != tt.wantCode || !strings.Contains(d.errText(), tt.wantErr) {
-					t.Errorf("while down: %v; want lastStatusCode %d, lastError with %q", d, tt.wantCode, tt.wantErr)
+				if d.code() != tt.wantCode || d.errText() != tt.wantErr {
+					t.Errorf("while down: %v; want lastStatusCode %d, lastError %q", d, tt.wantCode, tt.wantErr)
 				}
 				if d.NextAttemptAt == nil || d.LastAttemptAt == nil || d.NextAttemptAt.Before(*d.LastAttemptAt) || d.DeliveredAt != nil {
 					t.Errorf("while down: %v; want lastAttemptAt, a later nextAttemptAt, no deliveredAt", d)
@@ -165,7 +165,8 @@ func hugeBody(status int, stats *bodyStats) http.HandlerFunc {
 
 // TestWebhookFailingReceiver: each way a receiver can fail (an error
 // status, no answer within WebhookTimeout, a redirect, a huge body) is
-// a failed attempt, logged as documented and retried on the schedule,
+// a failed attempt, logged as documented with a generic reason that
+// quotes nothing the receiver sent, and retried on the schedule,
 // while the server keeps serving; a redirect is not followed and a huge
 // body is not read, and a 200 with a huge body counts as delivered.
 func TestWebhookFailingReceiver(t *testing.T) {
@@ -177,15 +178,15 @@ func TestWebhookFailingReceiver(t *testing.T) {
 		answer     func(base string, hits *atomic.Int32, stats *bodyStats, release <-chan struct{}) http.HandlerFunc
 		wantStatus string // "pending": failing and retried; "delivered"
 		wantCode   int
-		wantErr    []string // parts of lastError
-		huge       bool     // check the huge body was not read in full
+		wantErr    string // lastError: a generic reason, nothing the receiver sent
+		huge       bool   // check the huge body was not read in full
 	}{
 		{
 			name: "500",
 			answer: func(string, *atomic.Int32, *bodyStats, <-chan struct{}) http.HandlerFunc {
 				return answerStatus(500, "internal oops\r\n\x1b[31m")
 			},
-			wantStatus: "pending", wantCode: 500, wantErr: []string{"HTTP 500 Internal Server Error: internal oops"},
+			wantStatus: "pending", wantCode: 500, wantErr: "HTTP 500 Internal Server Error",
 		},
 		{
 			name: "hangs past WebhookTimeout",
@@ -199,7 +200,7 @@ func TestWebhookFailingReceiver(t *testing.T) {
 					<-release
 				}
 			},
-			wantStatus: "pending", wantErr: []string{"timed out"},
+			wantStatus: "pending", wantErr: webhook.ReasonTimeout,
 		},
 		{
 			name: "302 to another https URL",
@@ -213,14 +214,14 @@ func TestWebhookFailingReceiver(t *testing.T) {
 					http.Redirect(w, r, base+"/elsewhere", http.StatusFound)
 				}
 			},
-			wantStatus: "pending", wantCode: 302, wantErr: []string{"HTTP 302 Found", "redirects are not followed", "/elsewhere"},
+			wantStatus: "pending", wantCode: 302, wantErr: "HTTP 302 Found: redirects are not followed; point the webhook at the final URL",
 		},
 		{
 			name: "500 with a 50 MB body",
 			answer: func(_ string, _ *atomic.Int32, stats *bodyStats, _ <-chan struct{}) http.HandlerFunc {
 				return hugeBody(500, stats)
 			},
-			wantStatus: "pending", wantCode: 500, wantErr: []string{"HTTP 500 Internal Server Error: xxxx"}, huge: true,
+			wantStatus: "pending", wantCode: 500, wantErr: "HTTP 500 Internal Server Error", huge: true,
 		},
 		{
 			name: "200 with a 50 MB body",
@@ -263,14 +264,8 @@ func TestWebhookFailingReceiver(t *testing.T) {
 			if d.exportID() != exportID || d.code() != tt.wantCode {
 				t.Errorf("log %v; want export %s, lastStatusCode %d", d, exportID, tt.wantCode)
 			}
-			for _, part := range tt.wantErr {
-				if !strings.Contains(d.errText(), part) {
-					t.Errorf("lastError %q; want it to say %q", d.errText(), part)
-				}
-			}
-			// What the receiver sends is quoted, bounded and on one line.
-			if msg := d.errText(); len([]rune(msg)) > 400 || strings.ContainsAny(msg, "\r\n\x1b") {
-				t.Errorf("lastError %q: want at most a few hundred characters of plain text", msg)
+			if d.errText() != tt.wantErr {
+				t.Errorf("lastError %q; want %q", d.errText(), tt.wantErr)
 			}
 			if n := hits.Load(); n != 0 {
 				t.Errorf("the redirect's target got %d requests; redirects must not be followed", n)

@@ -27,7 +27,9 @@ func (w *webhookWorker) register(ws *jobs.Workers) {
 
 // newWebhooks returns the webhook service over q: deliveries trust the
 // system's roots plus [Config.WebhookCAFile]'s, and follow
-// [Config.WebhookTimeout] and [Config.WebhookSchedule].
+// [Config.WebhookTimeout] and [Config.WebhookSchedule], and connect
+// only where [Config.WebhookAllow] and [Config.WebhookAllowPrivate]
+// let them.
 func newWebhooks(q store.Queue, cfg *Config) (*webhook.Service, error) {
 	var ca []byte
 	if cfg.WebhookCAFile != "" {
@@ -37,10 +39,11 @@ func newWebhooks(q store.Queue, cfg *Config) (*webhook.Service, error) {
 		}
 		ca = b
 	}
-	client, err := webhook.NewClient(ca, cfg.WebhookTimeout)
+	policy := webhook.Policy{Allow: cfg.WebhookAllow, AllowPrivate: cfg.WebhookAllowPrivate}
+	client, err := webhook.NewClient(ca, cfg.WebhookTimeout, policy)
 	if err != nil {
 		return nil, fmt.Errorf("server: webhook CA %s: %w", cfg.WebhookCAFile, err)
 	}
 	return webhook.NewService(q.Webhooks(), webhook.Options{Client: client, Schedule: cfg.WebhookSchedule,
-		Now: cfg.Now, Logger: cfg.logger().With("component", "webhook")}), nil
+		Now: cfg.Now, Logger: cfg.logger().With("component", "webhook"), Policy: policy}), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/apperr"
@@ -26,8 +27,13 @@ type Options struct {
 	Schedule Schedule
 	// Now returns the current time; default time.Now.
 	Now func() time.Time
-	// Logger receives a line per failed attempt; nil discards them.
+	// Logger receives a line per failed attempt, with its details;
+	// nil discards them.
 	Logger *slog.Logger
+	// Policy is the destination policy the client enforces at dial time
+	// ([NewClient]); Put also refuses, up front, a URL whose host is a
+	// literal address or localhost that it refuses.
+	Policy Policy
 }
 
 // Service configures an account's webhook and delivers its events. It is
@@ -38,6 +44,7 @@ type Service struct {
 	schedule Schedule
 	now      func() time.Time
 	log      *slog.Logger
+	policy   Policy
 }
 
 // NewService returns a [Service] over store; it panics without a client
@@ -46,7 +53,7 @@ func NewService(store Store, o Options) *Service {
 	if o.Client == nil {
 		panic("webhook: NewService needs a Client")
 	}
-	s := &Service{store: store, client: o.Client, schedule: o.Schedule, now: o.Now, log: o.Logger}
+	s := &Service{store: store, client: o.Client, schedule: o.Schedule, now: o.Now, log: o.Logger, policy: o.Policy}
 	if s.schedule == (Schedule{}) {
 		s.schedule = DefaultSchedule()
 	}
@@ -100,8 +107,10 @@ type Update struct {
 // replaces the secret, and every attempt made after it is signed with
 // the new one. revealed is true when the secret was made by this call:
 // the only time it is shown in full. It returns [apperr.BadRequest]
-// (details.field "url") for a URL [CheckURL] refuses, or when the first
-// PUT names none.
+// (details.field "url") for a URL [CheckURL] refuses, one whose host
+// the destination policy refuses up front (details.reason
+// "destination_refused", [Policy.CheckHost]), or when the first PUT
+// names none.
 func (s *Service) Put(ctx context.Context, accountID string, in Update) (c *Config, revealed bool, err error) {
 	c, err = s.store.Webhook(ctx, accountID)
 	switch {
@@ -118,6 +127,9 @@ func (s *Service) Put(ctx context.Context, accountID string, in Update) (c *Conf
 	}
 	if in.URL != nil {
 		if c.URL, err = CheckURL(*in.URL); err != nil {
+			return nil, false, err
+		}
+		if err := s.checkDestination(c.URL); err != nil {
 			return nil, false, err
 		}
 	}
@@ -163,6 +175,10 @@ func (s *Service) Test(ctx context.Context, accountID string) (*Delivery, error)
 	}
 	out := send(ctx, s.client, c, d, 1, s.now())
 	s.record(d, out, false)
+	if !out.ok {
+		s.log.Info("webhook test delivery failed", "delivery", d.ID, "account", d.AccountID,
+			"status", out.statusCode, "error", out.err, "detail", out.detail)
+	}
 	if err := s.store.RecordAttempt(ctx, d); err != nil {
 		return nil, err
 	}
@@ -198,6 +214,20 @@ func (s *Service) Redeliver(ctx context.Context, accountID, id string) (*Deliver
 		return nil, err
 	}
 	return d, nil
+}
+
+// checkDestination refuses raw, a URL [CheckURL] took, when its host is
+// one the policy refuses without resolving it: [apperr.BadRequest]
+// details.field "url", details.reason "destination_refused".
+func (s *Service) checkDestination(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return apperr.New(apperr.BadRequest, "url: not an absolute URL").WithDetail("field", "url").WithDetail("reason", "invalid")
+	}
+	if err := s.policy.CheckHost(u.Hostname()); err != nil {
+		return apperr.New(apperr.BadRequest, "url: %v", err).WithDetail("field", "url").WithDetail("reason", "destination_refused")
+	}
+	return nil
 }
 
 // configOf returns the account's webhook or [apperr.Conflict]
@@ -246,10 +276,10 @@ func (s *Service) Attempt(ctx context.Context, deliveryID string, run int) (retr
 	if d.Status == Pending {
 		retryIn = d.NextAttemptAt.Sub(now)
 		s.log.Info("webhook delivery failed; will retry", "delivery", d.ID, "account", d.AccountID,
-			"attempt", d.Attempts, "status", out.statusCode, "error", out.err, "retryIn", retryIn.Round(time.Second))
+			"attempt", d.Attempts, "status", out.statusCode, "error", out.err, "detail", out.detail, "retryIn", retryIn.Round(time.Second))
 	} else if d.Status == Failed {
 		s.log.Warn("webhook delivery failed for good: its retry window is over", "delivery", d.ID,
-			"account", d.AccountID, "attempts", d.Attempts, "error", out.err)
+			"account", d.AccountID, "attempts", d.Attempts, "error", out.err, "detail", out.detail)
 	}
 	if err := s.recordAttempt(ctx, d); err != nil {
 		return 0, err

@@ -74,7 +74,7 @@ func TestWebhookAfterNodeDeath(t *testing.T) {
 	}
 	t.Parallel()
 	rcv := newReceiver(t)
-	c := newCluster(t, append([]string{"--webhook-ca", rcv.caFile}, burstOff...), roleAPI, roleWorker, roleAPI)
+	c := newCluster(t, append([]string{"--webhook-ca", rcv.caFile, "--webhook-allow", "127.0.0.1/32,::1"}, burstOff...), roleAPI, roleWorker, roleAPI)
 	a, b := c.nodes[0], c.nodes[2]
 	k := c.account(t, "hooks@example.com", "pro", allScopes...)
 	var hook httpapi.WebhookView
