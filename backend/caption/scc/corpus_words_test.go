@@ -52,14 +52,8 @@ func TestCorpusWords(t *testing.T) {
 		t.Fatalf("ffmpeg is the reference reader: %v", err)
 	}
 	files := corpus.Glob(t, ".", ".scc")
-	rows := make([]tallyRow, len(files))
-	// The tally is compared once every file's subtest has run, unless
-	// some did not (-run chose them, or one stopped).
-	t.Cleanup(func() {
-		if !slices.ContainsFunc(rows, func(r tallyRow) bool { return r.file == "" }) {
-			golden.Compare(t, "testdata/corpus_words.txt", tallyFile(rows))
-		}
-	})
+	rows := make([]golden.WordRow, len(files))
+	golden.CompareWordTally(t, "testdata/corpus_words.txt", rows)
 	for i, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
@@ -79,18 +73,18 @@ var notSCC = map[string]bool{
 
 // tally reads one corpus file and counts its words against the
 // reference.
-func tally(t *testing.T, rel, path string) tallyRow {
+func tally(t *testing.T, rel, path string) golden.WordRow {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tr, diags := golden.MustParse(t, Parse, data)
-	row := tallyRow{file: rel}
+	row := golden.WordRow{File: rel}
 	if notSCC[rel] {
 		if len(tr.Cues) > 0 || len(diags) == 0 {
 			t.Errorf("%d cues, diagnostics %+v: a file that is not SCC reads as none, with a diagnostic", len(tr.Cues), diags)
 		} else {
-			row.note = "not SCC: " + diags[0].Code + ": " + diags[0].Message
+			row.Note = "not SCC: " + diags[0].Code + ": " + diags[0].Message
 		}
 		return row
 	}
@@ -99,17 +93,17 @@ func tally(t *testing.T, rel, path string) tallyRow {
 		ref = ffmpegReference(t, data)
 	}
 	var missed []string
-	row.words, row.right, missed = onScreen(ref, tr.Cues, refWords, 0)
+	row.Words, row.Right, missed = onScreen(ref, tr.Cues, refWords, 0)
 	switch {
-	case row.words == 0 && len(tr.Cues) > 0:
+	case row.Words == 0 && len(tr.Cues) > 0:
 		t.Errorf("the reference has no words; the reader %d cues", len(tr.Cues))
-	case row.words == 0:
-		row.note = "no captions"
+	case row.Words == 0:
+		row.Note = "no captions"
 		for _, d := range diags {
-			row.note += " (" + d.Code + ")"
+			row.Note += " (" + d.Code + ")"
 		}
-	case row.right*100 < 95*row.words:
-		t.Errorf("%d of %d words in the right cue at the right frames, under 95%%; missed: %s", row.right, row.words, strings.Join(missed, ", "))
+	case row.Right*100 < 95*row.Words:
+		t.Errorf("%d of %d words in the right cue at the right frames, under 95%%; missed: %s", row.Right, row.Words, strings.Join(missed, ", "))
 	case len(missed) > 0:
 		t.Logf("missed: %s", strings.Join(missed, ", "))
 	}

@@ -3,7 +3,6 @@ package scc
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/captionqa/captionqa/backend/caption"
 )
@@ -79,32 +78,4 @@ func onScreen(ref []refCue, got []caption.Cue, split func(string) []string, tol 
 		}
 	}
 	return total, shown, missed
-}
-
-// tallyRow is one file's line of a corpus tally: its words, those right,
-// or a note instead.
-type tallyRow struct {
-	file         string
-	words, right int
-	note         string
-}
-
-// tallyFile returns the tally's text: a line per file, then the totals.
-func tallyFile(rows []tallyRow) []byte {
-	var b strings.Builder
-	b.WriteString("# file\twords\tright\t%\n")
-	words, right := 0, 0
-	for _, r := range rows {
-		if r.words == 0 {
-			fmt.Fprintf(&b, "%s\t%s\n", r.file, r.note)
-			continue
-		}
-		words += r.words
-		right += r.right
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%.1f\n", r.file, r.words, r.right, float64(r.right)*100/float64(r.words))
-	}
-	if words > 0 {
-		fmt.Fprintf(&b, "total\t%d\t%d\t%.1f\n", words, right, float64(right)*100/float64(words))
-	}
-	return []byte(b.String())
 }

@@ -33,14 +33,8 @@ func TestCorpusWords(t *testing.T) {
 	t.Parallel()
 	root := corpus.Dir(t)
 	files := corpus.Glob(t, ".", ".stl")
-	rows := make([]tallyRow, len(files))
-	// The tally is compared once every file's subtest has run, unless
-	// some did not (-run chose them, or one stopped).
-	t.Cleanup(func() {
-		if !slices.ContainsFunc(rows, func(r tallyRow) bool { return r.file == "" }) {
-			golden.Compare(t, "testdata/corpus_words.txt", tallyFile(rows))
-		}
-	})
+	rows := make([]golden.WordRow, len(files))
+	golden.CompareWordTally(t, "testdata/corpus_words.txt", rows)
 	for i, path := range files {
 		rel, _ := filepath.Rel(root, path)
 		rel = filepath.ToSlash(rel)
@@ -52,23 +46,23 @@ func TestCorpusWords(t *testing.T) {
 			}
 			tr, diags := golden.MustParse(t, Parse, data)
 			ref, rate, ok := ttiReference(data)
-			row := tallyRow{file: rel}
+			row := golden.WordRow{File: rel}
 			if !ok {
 				if len(tr.Cues) > 0 || len(diags) == 0 {
 					t.Errorf("not EBU STL to the simple reading, yet %d cues and diagnostics %+v", len(tr.Cues), diags)
 				} else {
-					row.note = "not EBU STL: " + diags[0].Code + ": " + diags[0].Message
+					row.Note = "not EBU STL: " + diags[0].Code + ": " + diags[0].Message
 				}
 				rows[i] = row
 				return
 			}
 			var missed []string
-			row.words, row.right, missed = onScreen(ref, tr.Cues, rate)
+			row.Words, row.Right, missed = onScreen(ref, tr.Cues, rate)
 			switch {
-			case row.words == 0:
-				row.note = "no words"
-			case row.right*100 < 95*row.words:
-				t.Errorf("%d of %d words in the right cue at the right frames, under 95%%; missed: %s", row.right, row.words, strings.Join(missed, ", "))
+			case row.Words == 0:
+				row.Note = "no words"
+			case row.Right*100 < 95*row.Words:
+				t.Errorf("%d of %d words in the right cue at the right frames, under 95%%; missed: %s", row.Right, row.Words, strings.Join(missed, ", "))
 			case len(missed) > 0:
 				t.Logf("missed: %s", strings.Join(missed, ", "))
 			}
@@ -308,32 +302,4 @@ func onScreen(ref []refCue, got []caption.Cue, rate int64) (total, shown int, mi
 		}
 	}
 	return total, shown, missed
-}
-
-// tallyRow is one file's line of the tally: its words, those right, or a
-// note instead.
-type tallyRow struct {
-	file         string
-	words, right int
-	note         string
-}
-
-// tallyFile returns the tally's text: a line per file, then the totals.
-func tallyFile(rows []tallyRow) []byte {
-	var b strings.Builder
-	b.WriteString("# file\twords\tright\t%\n")
-	words, right := 0, 0
-	for _, r := range rows {
-		if r.words == 0 {
-			fmt.Fprintf(&b, "%s\t%s\n", r.file, r.note)
-			continue
-		}
-		words += r.words
-		right += r.right
-		fmt.Fprintf(&b, "%s\t%d\t%d\t%.1f\n", r.file, r.words, r.right, float64(r.right)*100/float64(r.words))
-	}
-	if words > 0 {
-		fmt.Fprintf(&b, "total\t%d\t%d\t%.1f\n", words, right, float64(right)*100/float64(words))
-	}
-	return []byte(b.String())
 }
