@@ -103,13 +103,8 @@ func isTTML(text string) bool {
 // "Dialogue: ..." in its text, and must still be read as the SRT it is.
 func isASS(text string) bool {
 	for rest := text; rest != ""; {
-		line := rest
-		if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		line = strings.TrimSpace(line)
+		var line string
+		line, rest = nextLine(rest)
 		if line == "" || strings.HasPrefix(line, ";") {
 			continue
 		}
@@ -134,15 +129,8 @@ func isASS(text string) bool {
 func detectCueLines(text, hint string) string {
 	var srtVotes, vttVotes, sbvVotes int
 	for rest := text; rest != ""; {
-		// Line by line (LF, CR LF or CR, as caption.SplitLines) without
-		// a slice of them: this runs on every request.
-		line := rest
-		if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		line = strings.TrimSpace(line)
+		var line string
+		line, rest = nextLine(rest)
 		if i := strings.Index(line, "-->"); i > 0 {
 			if strings.Contains(line[:i], ",") {
 				srtVotes++
@@ -186,4 +174,15 @@ func looksLikeClock(s string) bool {
 		}
 	}
 	return colons == 2 && dots > 0
+}
+
+// nextLine returns the first line of text, trimmed of spaces, and the
+// text after it: line by line (LF, CR LF or CR, as caption.SplitLines)
+// without a slice of them, since detection runs on every request. (A CR
+// LF gives an empty line between, which callers skip as blank.)
+func nextLine(text string) (line, rest string) {
+	if i := strings.IndexAny(text, "\r\n"); i >= 0 {
+		return strings.TrimSpace(text[:i]), text[i+1:]
+	}
+	return strings.TrimSpace(text), ""
 }
