@@ -170,10 +170,11 @@ func (s *Service) checkNew(in NewUpload) (time.Duration, error) {
 			WithDetail("field", "bytes").WithDetail("limitBytes", s.o.MaxBytes)
 	case strings.TrimSpace(in.Filename) == "" || len(in.Filename) > 1024 || !utf8.ValidString(in.Filename):
 		return 0, bad("filename", "invalid", "filename must be a file name of 1 to 1024 bytes of UTF-8")
-	case unsafeName(in.Filename) != nil:
+	case unsafeFilename(in.Filename):
 		// A name shown in job lists and downloads, as project and key names
 		// are: no control, bidirectional or format character.
-		return 0, unsafeName(in.Filename)
+		_, err := name.Check("filename", in.Filename, 1024)
+		return 0, err
 	case !validContentType(in.ContentType):
 		return 0, bad("contentType", "invalid", "contentType must be a media type such as video/mp4")
 	}
@@ -334,9 +335,8 @@ func (s *Service) Media(ctx context.Context, accountID, objectKey string) (*Sess
 // partKey is the blob key of part n of an upload.
 func partKey(uploadID string, n int) string { return fmt.Sprintf("%s%s/%05d", PartPrefix, uploadID, n) }
 
-// unsafeName returns the refusal of a file name holding a character
-// [name.Check] refuses, or nil.
-func unsafeName(filename string) error {
-	_, err := name.Check("filename", filename, 1024)
-	return err
+// unsafeFilename reports whether filename holds a character [name.Check]
+// refuses.
+func unsafeFilename(filename string) bool {
+	return strings.IndexFunc(filename, name.Unsafe) >= 0
 }
