@@ -177,7 +177,8 @@ func undelivered(t *caption.Track, f string) []fix.Change {
 }
 
 // rewritten reports the cues of t whose text the writer of format f
-// writes changed ([format.RewritesText]), each with what was done: an SRT
+// writes changed (what [format.RewritesText] says of SRT), each with what
+// was done: an SRT
 // line that would read as a timing line gets "--›" for its "-->", since
 // the reader would otherwise start a cue there; SRT text a player would
 // take for markup (a tag, an override block, an ASS escape) is written
@@ -193,9 +194,6 @@ func rewritten(t *caption.Track, f string) []fix.Change {
 	var changes []fix.Change
 	for i := range t.Cues {
 		c := &t.Cues[i]
-		if !format.RewritesText(f, c) {
-			continue
-		}
 		if srt.RewritesMarkup(c.Text) {
 			changes = append(changes, fix.Change{Code: rules.CodeInvalidMarkup, CueIndex: i, Action: actionRewriteLookalike,
 				Message: `text SRT players would take for markup (a tag "<…>", an override block "{…}" or an ASS escape) is written with look-alikes, "‹…›", "(…)" and "∖", which they show as text`})
