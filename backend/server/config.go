@@ -154,6 +154,11 @@ type Config struct {
 	// (default video.StaleAfter, 30 s); the rescuer looks twice as often.
 	// Tests that kill servers on purpose shorten it.
 	VideoStaleAfter time.Duration
+	// FFmpegMemoryLimit is the address space (bytes) ffmpeg and ffprobe
+	// may map on media (default ffmpeg.DefaultMemoryLimit, 2 GiB), and
+	// TesseractMemoryLimit tesseract's (default 1 GiB); negative sets
+	// none. A job over it fails with memory_limit (docs/security.md).
+	FFmpegMemoryLimit, TesseractMemoryLimit int64
 	// MaxMediaBytes is the largest media upload (default 8 GiB).
 	MaxMediaBytes int64
 	// ExplainOff turns ExplainAI off: process results say

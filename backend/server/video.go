@@ -68,7 +68,8 @@ func (v *videoParts) openRunner(ctx context.Context, s *Server) error {
 		return fmt.Errorf("server: video work folder: %w", err)
 	}
 	r, err := ffmpeg.New(ffmpeg.Options{FFmpeg: s.cfg.FFmpegPath, FFprobe: s.cfg.FFprobePath, WorkDir: work,
-		Blobs: s.blobs, Logger: s.log.With("component", "ffmpeg")})
+		Blobs: s.blobs, Logger: s.log.With("component", "ffmpeg"),
+		MemoryLimit: s.cfg.FFmpegMemoryLimit, OCRMemoryLimit: s.cfg.TesseractMemoryLimit})
 	if err == nil {
 		err = r.Check(ctx)
 	}

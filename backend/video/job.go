@@ -144,7 +144,9 @@ type JobError struct {
 
 // Job error codes (the served contract lists them).
 const (
-	ErrCodeFFmpeg       = "ffmpeg_failed"
+	ErrCodeFFmpeg = "ffmpeg_failed"
+	// ErrCodeMemoryLimit: ffmpeg or tesseract went over its memory limit.
+	ErrCodeMemoryLimit  = "memory_limit"
 	ErrCodeTimeout      = "timeout"
 	ErrCodeCanceled     = "canceled"
 	ErrCodeInterrupted  = "interrupted"

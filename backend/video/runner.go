@@ -66,6 +66,9 @@ type RunError struct {
 	Stderr string
 	// Err is the underlying failure (exec's).
 	Err error
+	// OutOfMemory is set when the process ran under a memory limit and
+	// failed to allocate (docs/security.md, Limits).
+	OutOfMemory bool
 }
 
 func (e *RunError) Error() string {

@@ -107,6 +107,9 @@ func (s *Service) fail(j *Job, jerr JobError) error {
 // jobError words a run's failure for the job's error.
 func jobError(err error) JobError {
 	var run *RunError
+	if errors.As(err, &run) && run.OutOfMemory {
+		return JobError{Code: ErrCodeMemoryLimit, Message: "the job went over the memory limit of its process (ffmpeg or tesseract): " + lastLines(run.Stderr, 2)}
+	}
 	if errors.As(err, &run) {
 		return JobError{Code: ErrCodeFFmpeg, Message: "ffmpeg failed: " + lastLines(run.Stderr, 3)}
 	}

@@ -12,12 +12,13 @@ import (
 // very many streams or a huge tag is refused rather than held in memory.
 const captureLimit = 4 << 20
 
-// capture runs bin with args in dir (as run does) and returns its
+// capture runs bin with args in dir under the memory limit mem (as run
+// does) and returns its
 // standard output. Errors: run's, and an error when the output exceeds
 // captureLimit.
-func (r *Runner) capture(ctx context.Context, dir, bin string, args ...string) ([]byte, error) {
+func (r *Runner) capture(ctx context.Context, dir, bin string, mem int64, args ...string) ([]byte, error) {
 	var out bytes.Buffer
-	err := r.run(ctx, dir, bin, args, func(rd io.Reader) {
+	err := r.run(ctx, dir, bin, mem, args, func(rd io.Reader) {
 		_, _ = io.Copy(&out, io.LimitReader(rd, captureLimit+1))
 	})
 	if err != nil {

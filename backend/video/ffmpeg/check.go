@@ -13,7 +13,7 @@ import (
 // subfile protocol. Call it at startup. Errors: one naming what could not
 // run or what is missing, or ctx's error.
 func (r *Runner) Check(ctx context.Context) error {
-	if _, err := r.capture(ctx, r.workDir, r.ffprobeBin, "-hide_banner", "-version"); err != nil {
+	if _, err := r.capture(ctx, r.workDir, r.ffprobeBin, 0, "-hide_banner", "-version"); err != nil {
 		return fmt.Errorf("ffmpeg: check: ffprobe does not run: %w", err)
 	}
 	var missing []string
@@ -25,7 +25,7 @@ func (r *Runner) Check(ctx context.Context) error {
 		{"-encoders", "libx264", "the libx264 encoder", 1},
 		{"-protocols", "subfile", "the subfile protocol", 0},
 	} {
-		out, err := r.capture(ctx, r.workDir, r.ffmpegBin, "-hide_banner", c.flag)
+		out, err := r.capture(ctx, r.workDir, r.ffmpegBin, 0, "-hide_banner", c.flag)
 		if err != nil {
 			return fmt.Errorf("ffmpeg: check: ffmpeg %s does not run: %w", c.flag, err)
 		}

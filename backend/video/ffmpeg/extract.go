@@ -94,7 +94,7 @@ func (r *Runner) extractRun(ctx context.Context, src source, spec video.ExtractS
 	defer done()
 	start := time.Now()
 	p := newProgress(ctx, spec.DurationSeconds, report)
-	if err := r.run(ctx, dir, r.ffmpegBin, args, p.read); err != nil {
+	if err := r.run(ctx, dir, r.ffmpegBin, r.mem, args, p.read); err != nil {
 		r.log.Warn("ffmpeg: extract failed", "mode", spec.Mode, "key", spec.MediaKey, "elapsed", time.Since(start), "err", err)
 		return nil, err
 	}

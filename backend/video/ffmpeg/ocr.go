@@ -141,7 +141,7 @@ func (r *Runner) CheckOCR(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("ffmpeg: check: %w (install tesseract-ocr and tesseract-ocr-eng)", err)
 	}
-	out, err := r.capture(ctx, r.workDir, tesseract, "--list-langs")
+	out, err := r.capture(ctx, r.workDir, tesseract, 0, "--list-langs")
 	if err != nil {
 		return fmt.Errorf("ffmpeg: check: tesseract does not run: %w", err)
 	}
@@ -204,7 +204,7 @@ func (r *Runner) ocr(ctx context.Context, spec video.ExtractSpec, report func(fl
 	p := newFrameProgress(ctx, spec.DurationSeconds*float64(fps.num)/float64(fps.den), report)
 	frames, analysed := analyseBand(sg, bandSize(g.bw, g.bh), pages)
 	read := false
-	err = r.run(ctx, dir, r.ffmpegBin, args, func(rd io.Reader) { read = true; readBand(rd, frames, p) })
+	err = r.run(ctx, dir, r.ffmpegBin, r.mem, args, func(rd io.Reader) { read = true; readBand(rd, frames, p) })
 	if !read { // ffmpeg did not start
 		close(frames.full)
 	}
@@ -333,7 +333,7 @@ func (r *Runner) readPages(ctx context.Context, dir, env, tesseract string, page
 	// run puts nice before the command, env sets the variable: the
 	// supervisor passes its own environment on.
 	args := append([]string{"OMP_THREAD_LIMIT=1", tesseract}, tesseractArgs("ocr-list.txt")...)
-	out, err := r.capture(ctx, dir, env, args...)
+	out, err := r.capture(ctx, dir, env, r.ocrMem, args...)
 	if err != nil {
 		return nil, fmt.Errorf("ffmpeg: tesseract: %w", err)
 	}

@@ -65,7 +65,7 @@ func (r *Runner) Probe(ctx context.Context, key string) (*media.Probe, error) {
 func (r *Runner) ffprobe(ctx context.Context, dir, url string, args ...string) ([]byte, error) {
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	out, err := r.capture(pctx, dir, r.ffprobeBin, probeArgs(url, args...)...)
+	out, err := r.capture(pctx, dir, r.ffprobeBin, r.mem, probeArgs(url, args...)...)
 	var re *video.RunError
 	switch {
 	case err == nil:

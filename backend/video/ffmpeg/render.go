@@ -51,7 +51,7 @@ func (r *Runner) render(ctx context.Context, dir string, src source, spec video.
 	}
 	start := time.Now()
 	p := newProgress(ctx, spec.DurationSeconds, report)
-	if err := r.run(ctx, dir, r.ffmpegBin, args, p.read); err != nil {
+	if err := r.run(ctx, dir, r.ffmpegBin, r.mem, args, p.read); err != nil {
 		r.log.Warn("ffmpeg: render failed", "mode", spec.Mode, "key", spec.MediaKey, "elapsed", time.Since(start), "err", err)
 		return nil, err
 	}

@@ -69,6 +69,12 @@ type Options struct {
 	// Nice is the niceness ffmpeg and ffprobe run at (through nice -n):
 	// 0 means [DefaultNice], a negative value runs them without nice.
 	Nice int
+	// MemoryLimit is the address space (bytes, RLIMIT_AS) ffmpeg and
+	// ffprobe may map when they read media; 0 means [DefaultMemoryLimit],
+	// a negative value sets none. OCRMemoryLimit is tesseract's, default
+	// [DefaultOCRMemoryLimit]. A run over its limit fails with a
+	// *[video.RunError] whose OutOfMemory is set.
+	MemoryLimit, OCRMemoryLimit int64
 }
 
 // Runner runs ffmpeg and ffprobe. It is safe for concurrent use.
@@ -80,6 +86,7 @@ type Runner struct {
 	blobs                 blob.Store
 	log                   *slog.Logger
 	grace                 time.Duration
+	mem, ocrMem           int64 // bytes; 0 for none
 }
 
 // New returns a Runner. It fails when WorkDir or Blobs is missing, when a
@@ -102,6 +109,8 @@ func New(o Options) (*Runner, error) {
 	if r.niceness == 0 {
 		r.niceness = DefaultNice
 	}
+	r.mem = memLimit(o.MemoryLimit, DefaultMemoryLimit)
+	r.ocrMem = memLimit(o.OCRMemoryLimit, DefaultOCRMemoryLimit)
 	var err error
 	if r.ffmpegBin, err = lookPath(o.FFmpeg, "ffmpeg"); err != nil {
 		return nil, err
@@ -122,6 +131,17 @@ func New(o Options) (*Runner, error) {
 		return nil, fmt.Errorf("ffmpeg: new: work dir: %w", err)
 	}
 	return r, nil
+}
+
+// memLimit is a configured limit or its default; 0 for none.
+func memLimit(v, def int64) int64 {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
 }
 
 // lookPath resolves a configured binary, or name on PATH when path is

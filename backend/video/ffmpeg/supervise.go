@@ -16,7 +16,8 @@ import (
 	"github.com/captionqa/captionqa/backend/video"
 )
 
-// run runs bin with args in dir, under nice, in a process group of its
+// run runs bin with args in dir, under nice and the address-space limit
+// mem (bytes; 0 for none, see [limitArgv]), in a process group of its
 // own, passing its standard output to stdout (which must read to EOF or
 // return; what it leaves is drained) and keeping the end of its standard
 // error.
@@ -36,13 +37,14 @@ import (
 // then closes them.
 //
 // Errors: ctx's error (wrapped) when ctx ended, whatever the exit status;
-// a *[video.RunError] when the process failed; an error when it could not
-// start.
-func (r *Runner) run(ctx context.Context, dir, bin string, args []string, stdout func(io.Reader)) error {
+// a *[video.RunError] when the process failed (OutOfMemory set when it
+// ran out under mem); an error when it could not start.
+func (r *Runner) run(ctx context.Context, dir, bin string, mem int64, args []string, stdout func(io.Reader)) error {
 	argv := append([]string{bin}, args...)
 	if r.nice != "" {
 		argv = append([]string{r.nice, "-n", strconv.Itoa(r.niceness)}, argv...)
 	}
+	argv = limitArgv(mem, argv)
 	name := filepath.Base(bin)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("ffmpeg: %s not started: %w", name, err)
@@ -103,7 +105,8 @@ func (r *Runner) run(ctx context.Context, dir, bin string, args []string, stdout
 		if errors.As(werr, &ee) {
 			code = ee.ExitCode()
 		}
-		return &video.RunError{ExitCode: code, Stderr: tail.String(), Err: werr}
+		stderr := tail.String()
+		return &video.RunError{ExitCode: code, Stderr: stderr, Err: werr, OutOfMemory: mem > 0 && outOfMemory(stderr)}
 	}
 	return nil
 }
