@@ -134,7 +134,7 @@ func (s *Service) attachMedia(ctx context.Context, j *Job, key string) error {
 		return apperr.New(apperr.ProcessingFailed, "the media has no video stream to put captions on; a sidecar needs no media").
 			WithDetail("reason", ErrCodeNoVideo)
 	}
-	j.MediaKey, j.MediaSeconds = key, m.Probe.DurationSeconds
+	j.MediaKey, j.MediaSeconds, j.PixelRate = key, m.Probe.DurationSeconds, pixelRate(m.Probe)
 	if j.Container == "" {
 		j.Container = "mkv"
 		if m.Probe.Container == "mp4" {
@@ -193,7 +193,7 @@ func Timeout(j *Job) time.Duration {
 	if j.Mode == ModeBurnIn {
 		per = 3
 	}
-	return 2*time.Minute + time.Duration(j.MediaSeconds*per*float64(time.Second))
+	return 2*time.Minute + time.Duration(j.MediaSeconds*per*workScale(j)*float64(time.Second))
 }
 
 func workArgs(j *Job) WorkArgs {

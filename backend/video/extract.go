@@ -75,7 +75,7 @@ func (s *Service) Extract(ctx context.Context, who project.Account, in ExtractIn
 	}
 	now := s.now()
 	j := &Job{ID: uuid.NewString(), AccountID: who.ID, ProjectID: d.ID, Kind: KindExtract, Mode: in.Mode,
-		OutputDelivery: DeliveryURL, MediaKey: in.MediaKey, MediaSeconds: m.Probe.DurationSeconds, IRRevision: d.IRRevision,
+		OutputDelivery: DeliveryURL, MediaKey: in.MediaKey, MediaSeconds: m.Probe.DurationSeconds, PixelRate: pixelRate(m.Probe), IRRevision: d.IRRevision,
 		TrackIndex: -1, Status: Queued, Run: 1, CreatedAt: now, Pool: who.Pool, PoolDay: dayOf(now)}
 	if err := pickTrack(j, m.Probe, in.TrackIndex); err != nil {
 		return nil, err

@@ -106,6 +106,11 @@ type Job struct {
 	// MediaSeconds is the source's duration (0 for a sidecar), for the
 	// wait estimate and the timeout.
 	MediaSeconds float64
+	// PixelRate is the source video's pixels a media second (width x
+	// height x frames a second; 0 when unknown), which a decode or an
+	// encode costs in proportion to: set when the job is accepted, and
+	// read back from the media for the wait estimate ([workScale]).
+	PixelRate float64
 
 	Status   Status
 	Progress float64 // 0 to 1

@@ -62,11 +62,11 @@ func (s *Service) Work(ctx context.Context, args WorkArgs) error {
 	}
 	out, err := produce(runCtx, j, beat.set)
 	stopBeat()
-	return s.finish(ctx, runCtx, j, out, err)
+	return s.finish(ctx, runCtx, j, time.Duration(args.TimeoutSeconds)*time.Second, out, err)
 }
 
-// finish records a run's outcome.
-func (s *Service) finish(ctx, runCtx context.Context, j *Job, out *produced, err error) error {
+// finish records a run's outcome; limit is the run's timeout.
+func (s *Service) finish(ctx, runCtx context.Context, j *Job, limit time.Duration, out *produced, err error) error {
 	switch {
 	case err == nil && j.Kind == KindExtract:
 		err = s.storeExtract(ctx, j, out)
@@ -82,7 +82,7 @@ func (s *Service) finish(ctx, runCtx context.Context, j *Job, out *produced, err
 	case errors.Is(context.Cause(runCtx), errCanceled):
 		return nil // recorded by Cancel
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return s.fail(j, JobError{Code: ErrCodeTimeout, Message: fmt.Sprintf("the job ran longer than its limit of %s", Timeout(j).Round(time.Second))})
+		return s.fail(j, JobError{Code: ErrCodeTimeout, Message: fmt.Sprintf("the job ran longer than its limit of %s", limit.Round(time.Second))})
 	case ctx.Err() != nil:
 		// The process is stopping: the job waits for the next start.
 		if _, rerr := s.o.Store.Requeue(context.WithoutCancel(ctx), j.ID, j.Run); rerr != nil {
