@@ -470,9 +470,15 @@ func TestVideoCancel(t *testing.T) {
 		map[string]any{"reason": "job_finished", "status": "canceled"})
 	checkError(t, "DELETE of an unknown job", e.do(e.key, "DELETE", "/api/v1/jobs/"+"7d444840-9dc0-11d1-b245-5ffdce74fad2", nil), 404, "not_found", nil)
 
-	// The lane is free: the canceled queued job still never starts, and
-	// the canceled running one stays canceled, without artifacts.
-	time.Sleep(2 * time.Second)
+	// The lane is free: a third burn-in starts on its one worker, which has
+	// so passed the canceled queued job ahead of it; that one never
+	// started, and the canceled running one stays canceled, without
+	// artifacts.
+	c := e.render(req)
+	if j, _ := e.waitJob(c.JobID, time.Minute, func(j *httpapi.JobView) bool { return j.Status != "queued" && j.Progress > 0 || final(j) }); j.Status != "running" {
+		t.Fatalf("third burn-in: %+v; want it running", j)
+	}
+	e.call("DELETE", "/api/v1/jobs/"+c.JobID, nil, 200, nil)
 	if j := e.getJob(b.JobID); j.Status != "canceled" || j.StartedAt != nil {
 		t.Errorf("canceled queued job later: %+v", j)
 	}
