@@ -159,6 +159,10 @@ type Config struct {
 	// TesseractMemoryLimit tesseract's (default 1 GiB); negative sets
 	// none. A job over it fails with memory_limit (docs/security.md).
 	FFmpegMemoryLimit, TesseractMemoryLimit int64
+	// VideoJobsPerAccount is how many video jobs of one account run at
+	// once in this process (default video.PerAccount, 1); the account's
+	// next job waits without taking a worker from another account.
+	VideoJobsPerAccount int
 	// MaxMediaBytes is the largest media upload (default 8 GiB).
 	MaxMediaBytes int64
 	// ExplainOff turns ExplainAI off: process results say

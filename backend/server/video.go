@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,7 +97,13 @@ func (v *videoParts) register(ws *jobs.Workers) {
 		return
 	}
 	jobs.HandleTimed(ws, func(a video.WorkArgs) time.Duration { return time.Duration(a.TimeoutSeconds) * time.Second },
-		func(ctx context.Context, a video.WorkArgs) error { return v.videos.Work(ctx, a) })
+		func(ctx context.Context, a video.WorkArgs) error {
+			err := v.videos.Work(ctx, a)
+			if w, ok := errors.AsType[*video.WaitError](err); ok {
+				return jobs.Snooze(w.After)
+			}
+			return err
+		})
 }
 
 // lanes are the video queues and their sizes.
@@ -135,5 +142,5 @@ func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool pro
 		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes, Presigner: s.presigner, Now: s.cfg.Now})
 	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(), Revisions: s.projects,
 		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
-		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, StaleAfter: videoStaleAfter(&s.cfg), Now: s.cfg.Now, Logger: s.log.With("component", "video")})
+		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, PerAccount: s.cfg.VideoJobsPerAccount, StaleAfter: videoStaleAfter(&s.cfg), Now: s.cfg.Now, Logger: s.log.With("component", "video")})
 }

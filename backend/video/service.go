@@ -47,6 +47,10 @@ type Options struct {
 	// HeavyWorkers and LightWorkers are how many jobs each lane works at
 	// once (for the wait estimate; default 1 each).
 	HeavyWorkers, LightWorkers int
+	// PerAccount is how many jobs of one account run at once in this
+	// process (default [PerAccount]); the account's next job waits
+	// without taking a worker.
+	PerAccount int
 	// StaleAfter is how long a running job's heartbeat may be silent
 	// before Rescue takes its process for dead (default [StaleAfter]).
 	StaleAfter time.Duration
@@ -61,6 +65,9 @@ type Service struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelCauseFunc // job id → its run's cancel, in this process
+	// accounts counts the runs of each account in this process, against
+	// Options.PerAccount.
+	accounts map[string]int
 }
 
 // NewService returns a [Service]; it panics when a required option is
@@ -80,7 +87,10 @@ func NewService(o Options) *Service {
 	if o.StaleAfter <= 0 {
 		o.StaleAfter = StaleAfter
 	}
-	return &Service{o: o, running: map[string]context.CancelCauseFunc{}}
+	if o.PerAccount <= 0 {
+		o.PerAccount = PerAccount
+	}
+	return &Service{o: o, running: map[string]context.CancelCauseFunc{}, accounts: map[string]int{}}
 }
 
 func (s *Service) now() time.Time { return s.o.Now().UTC().Truncate(time.Second) }

@@ -19,6 +19,43 @@ const Heartbeat = time.Second
 // heartbeats, so a slow disk or a busy writer never passes for a death.
 const StaleAfter = 30 * time.Second
 
+// PerAccount is the default of Options.PerAccount: one running job per
+// account, so that one account's batch cannot fill the lanes.
+const PerAccount = 1
+
+// AccountWait is how long a job whose account is at Options.PerAccount
+// waits before it asks again.
+const AccountWait = time.Second
+
+// WaitError is what [Service.Work] returns for a job that must wait (its
+// account has Options.PerAccount jobs running): the queue runs it again
+// After, without counting a failed attempt or holding a worker.
+type WaitError struct{ After time.Duration }
+
+func (e *WaitError) Error() string {
+	return fmt.Sprintf("video: the account's jobs are running; again in %s", e.After)
+}
+
+// takeAccount counts a run of the account if it has fewer than
+// Options.PerAccount running.
+func (s *Service) takeAccount(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.accounts[id] >= s.o.PerAccount {
+		return false
+	}
+	s.accounts[id]++
+	return true
+}
+
+func (s *Service) giveAccount(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.accounts[id]--; s.accounts[id] <= 0 {
+		delete(s.accounts, id)
+	}
+}
+
 // MaxRuns bounds how often a job is run again after its process died:
 // media that kills the process each time fails instead of looping.
 const MaxRuns = 3
@@ -39,6 +76,10 @@ func (s *Service) Work(ctx context.Context, args WorkArgs) error {
 	if j.Run != args.Run || j.Status != Queued {
 		return nil
 	}
+	if !s.takeAccount(j.AccountID) {
+		return &WaitError{After: AccountWait}
+	}
+	defer s.giveAccount(j.AccountID)
 	ok, err := s.o.Store.StartRun(ctx, j.ID, j.Run, s.now())
 	if err != nil || !ok {
 		return err
