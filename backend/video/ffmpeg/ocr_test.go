@@ -290,7 +290,7 @@ func TestOCRBadInput(t *testing.T) {
 func TestOCRFFmpegNotStarted(t *testing.T) {
 	t.Parallel()
 	bin := script(t, "exit 0\n")
-	r, store := newTestRunner(t, func(o *Options) { o.FFmpeg, o.Nice = bin, -1 }) // no nice: exec itself fails
+	r, store := newTestRunner(t, func(o *Options) { o.FFmpeg, o.Nice, o.MemoryLimit = bin, -1, -1 }) // no nice nor limit shell: exec itself fails
 	if err := os.Remove(bin); err != nil {
 		t.Fatal(err)
 	}
