@@ -37,6 +37,7 @@ func limitArgv(mem int64, argv []string) []string {
 // outOfMemoryWords are what a process under RLIMIT_AS writes when a
 // mapping fails: the loader (a library that no longer fits), strerror's
 // ENOMEM (FFmpeg's AVERROR(ENOMEM)), x264's and libc++'s own wording.
+// A read-only table.
 var outOfMemoryWords = []string{
 	"failed to map segment from shared object",
 	"cannot allocate memory",
