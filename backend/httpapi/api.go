@@ -25,6 +25,7 @@ import (
 	"github.com/captionqa/captionqa/backend/explain/grant"
 	"github.com/captionqa/captionqa/backend/exporttpl"
 	"github.com/captionqa/captionqa/backend/media"
+	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/video"
@@ -132,7 +133,7 @@ type handler struct {
 	// partsByUpload and partsByClient count media part PUTs at once;
 	// minPartRate and partRateGrace bound how slowly one may arrive
 	// ([handler.partLimits]).
-	partsByUpload, partsByClient *inFlight
+	partsByUpload, partsByClient *parallel.InFlight
 	minPartRate                  int64
 	partRateGrace                time.Duration
 	accounts                     *account.Service
@@ -194,7 +195,7 @@ func New(opts Options) *echo.Echo {
 		h.anonCap = DefaultAnonDailyCap
 	}
 	h.uploads = newUploadGate(opts.MaxUploads, opts.MaxUploadsPerClient)
-	h.partsByUpload, h.partsByClient = newInFlight(MaxPartPutsPerUpload), newInFlight(MaxPartPutsPerClient)
+	h.partsByUpload, h.partsByClient = parallel.NewInFlight(MaxPartPutsPerUpload), parallel.NewInFlight(MaxPartPutsPerClient)
 	if h.minPartRate = opts.MinPartRate; h.minPartRate <= 0 {
 		h.minPartRate = DefaultMinPartRate
 	}

@@ -3,7 +3,6 @@ package httpapi
 import (
 	"errors"
 	"io"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -31,36 +30,6 @@ const (
 // errTooSlow ends a part body arriving slower than the minimum rate.
 var errTooSlow = errors.New("the part is arriving too slowly")
 
-// inFlight counts requests at once by key against a limit. It is safe
-// for concurrent use.
-type inFlight struct {
-	limit int
-	mu    sync.Mutex
-	n     map[string]int
-}
-
-func newInFlight(limit int) *inFlight { return &inFlight{limit: limit, n: map[string]int{}} }
-
-// enter counts one more for key and reports true, or false when key is
-// at the limit.
-func (f *inFlight) enter(key string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n[key] >= f.limit {
-		return false
-	}
-	f.n[key]++
-	return true
-}
-
-func (f *inFlight) leave(key string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n[key]--; f.n[key] <= 0 {
-		delete(f.n, key)
-	}
-}
-
 // partLimits holds a part PUT to the bounds above: 429 rate_limited
 // (details.limit "part_puts_per_upload" or "part_puts_per_client",
 // retryAfterSeconds) past a count, and a body slower than the minimum
@@ -68,16 +37,16 @@ func (f *inFlight) leave(key string) {
 func (h *handler) partLimits(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		session, client := c.Param("uploadId"), c.RealIP()
-		if !h.partsByUpload.enter(session) {
+		if !h.partsByUpload.Enter(session) {
 			return apperr.New(apperr.RateLimited, "this upload already has %d parts arriving; send the next when one has finished", MaxPartPutsPerUpload).
 				WithDetail("retryAfterSeconds", uploadRetryAfter).WithDetail("limit", "part_puts_per_upload")
 		}
-		defer h.partsByUpload.leave(session)
-		if !h.partsByClient.enter(client) {
+		defer h.partsByUpload.Leave(session)
+		if !h.partsByClient.Enter(client) {
 			return apperr.New(apperr.RateLimited, "this client already has %d parts arriving; send the next when one has finished", MaxPartPutsPerClient).
 				WithDetail("retryAfterSeconds", uploadRetryAfter).WithDetail("limit", "part_puts_per_client")
 		}
-		defer h.partsByClient.leave(client)
+		defer h.partsByClient.Leave(client)
 		// A copy of the request carries the wrapped body: net/http decides
 		// from its own request's body whether the connection can be kept
 		// after a body left unread, and must keep seeing it.

@@ -1,6 +1,7 @@
 // Package parallel runs independent tasks on a bounded number of
-// goroutines: the engine's checks and result encoding and the grading of a
-// standard's clauses share it.
+// goroutines (the engine's checks and result encoding and the grading of a
+// standard's clauses share it), and counts what runs at once by key
+// ([InFlight]).
 package parallel
 
 import (

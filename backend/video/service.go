@@ -10,6 +10,7 @@ import (
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/media"
+	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/project"
 )
 
@@ -67,7 +68,7 @@ type Service struct {
 	running map[string]context.CancelCauseFunc // job id → its run's cancel, in this process
 	// accounts counts the runs of each account in this process, against
 	// Options.PerAccount.
-	accounts map[string]int
+	accounts *parallel.InFlight
 }
 
 // NewService returns a [Service]; it panics when a required option is
@@ -90,7 +91,7 @@ func NewService(o Options) *Service {
 	if o.PerAccount <= 0 {
 		o.PerAccount = PerAccount
 	}
-	return &Service{o: o, running: map[string]context.CancelCauseFunc{}, accounts: map[string]int{}}
+	return &Service{o: o, running: map[string]context.CancelCauseFunc{}, accounts: parallel.NewInFlight(o.PerAccount)}
 }
 
 func (s *Service) now() time.Time { return s.o.Now().UTC().Truncate(time.Second) }

@@ -36,26 +36,6 @@ func (e *WaitError) Error() string {
 	return fmt.Sprintf("video: the account's jobs are running; again in %s", e.After)
 }
 
-// takeAccount counts a run of the account if it has fewer than
-// Options.PerAccount running.
-func (s *Service) takeAccount(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.accounts[id] >= s.o.PerAccount {
-		return false
-	}
-	s.accounts[id]++
-	return true
-}
-
-func (s *Service) giveAccount(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.accounts[id]--; s.accounts[id] <= 0 {
-		delete(s.accounts, id)
-	}
-}
-
 // MaxRuns bounds how often a job is run again after its process died:
 // media that kills the process each time fails instead of looping.
 const MaxRuns = 3
@@ -76,10 +56,10 @@ func (s *Service) Work(ctx context.Context, args WorkArgs) error {
 	if j.Run != args.Run || j.Status != Queued {
 		return nil
 	}
-	if !s.takeAccount(j.AccountID) {
+	if !s.accounts.Enter(j.AccountID) {
 		return &WaitError{After: AccountWait}
 	}
-	defer s.giveAccount(j.AccountID)
+	defer s.accounts.Leave(j.AccountID)
 	ok, err := s.o.Store.StartRun(ctx, j.ID, j.Run, s.now())
 	if err != nil || !ok {
 		return err
