@@ -88,11 +88,11 @@ func TestAuthenticateRecordsLastUse(t *testing.T) {
 	}
 	lastUsed := func() *time.Time {
 		t.Helper()
-		list, err := svc.ListKeys(ctx, a.ID)
-		if err != nil || len(list) != 1 {
-			t.Fatalf("ListKeys: %v %v", list, err)
+		page, err := svc.ListKeys(ctx, a.ID, account.DefaultKeyListLimit, "")
+		if err != nil || len(page.Keys) != 1 {
+			t.Fatalf("ListKeys: %v %v", page, err)
 		}
-		return list[0].LastUsedAt
+		return page.Keys[0].LastUsedAt
 	}
 	steps := []struct {
 		advance time.Duration

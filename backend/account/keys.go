@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -130,14 +131,89 @@ func (s *Service) keyExpiry(now time.Time, in NewKey) (time.Time, error) {
 	return time.Time{}, e.WithDetail("reason", reason).WithDetail("notAfter", limit)
 }
 
-// ListKeys returns the account's keys, revoked and expired ones included,
-// oldest first. An unknown account has no keys.
-func (s *Service) ListKeys(ctx context.Context, accountID string) ([]Key, error) {
-	keys, err := s.store.ListKeys(ctx, accountID)
+// KeyPage is one page of [Service.ListKeys].
+type KeyPage struct {
+	Keys []Key
+	// NextCursor continues the listing; "" on the last page.
+	NextCursor string
+}
+
+// ListKeys returns a page of the account's keys, revoked and expired
+// ones included, newest first. limit is 1 to [MaxKeyListLimit]; cursor ""
+// starts at the newest, otherwise it is a [KeyPage.NextCursor] of an
+// earlier call. Keys created or revoked between pages never make a page
+// repeat or skip another key. An unknown account has no keys. It returns
+// [apperr.BadRequest] (details "field" "limit" or "cursor") for a limit
+// out of range or a cursor it did not issue.
+func (s *Service) ListKeys(ctx context.Context, accountID string, limit int, cursor string) (*KeyPage, error) {
+	if limit < 1 || limit > MaxKeyListLimit {
+		return nil, apperr.New(apperr.BadRequest, "limit must be 1 to %d", MaxKeyListLimit).
+			WithDetail("field", "limit").WithDetail("reason", "out_of_range")
+	}
+	var pos *KeyPosition
+	if cursor != "" {
+		p, err := decodeKeyCursor(cursor)
+		if err != nil {
+			return nil, apperr.New(apperr.BadRequest, "cursor is not one this server issued; start again without it").
+				WithDetail("field", "cursor").WithDetail("reason", "invalid_cursor").Wrap(err)
+		}
+		pos = p
+	}
+	keys, next, err := s.store.ListKeys(ctx, accountID, pos, limit)
 	if err != nil {
 		return nil, fmt.Errorf("account: list keys: %w", err)
 	}
+	page := &KeyPage{Keys: keys}
+	if next != nil {
+		page.NextCursor = encodeKeyCursor(*next)
+	}
+	return page, nil
+}
+
+// ActiveKeys returns the account's keys that are neither revoked nor
+// expired, oldest first: at most [MaxActiveKeys] for keys made by
+// [Service.CreateKey], however many the account has revoked or let
+// expire. An unknown account has none.
+func (s *Service) ActiveKeys(ctx context.Context, accountID string) ([]Key, error) {
+	keys, err := s.store.ActiveKeys(ctx, accountID, s.clock())
+	if err != nil {
+		return nil, fmt.Errorf("account: active keys: %w", err)
+	}
 	return keys, nil
+}
+
+// keyCursorTag opens every key cursor, so a future layout can be told
+// from this one.
+const keyCursorTag = "k1"
+
+// encodeKeyCursor writes pos as opaque text: base64url of
+// "k1.<unix seconds>.<seq>".
+func encodeKeyCursor(pos KeyPosition) string {
+	raw := keyCursorTag + "." + strconv.FormatInt(pos.CreatedAt.Unix(), 10) + "." + strconv.FormatInt(pos.Seq, 10)
+	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+}
+
+func decodeKeyCursor(s string) (*KeyPosition, error) {
+	if len(s) > 128 {
+		return nil, fmt.Errorf("account: key cursor too long")
+	}
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, fmt.Errorf("account: key cursor: %w", err)
+	}
+	parts := strings.Split(string(b), ".")
+	if len(parts) != 3 || parts[0] != keyCursorTag {
+		return nil, fmt.Errorf("account: key cursor: bad layout")
+	}
+	sec, err := strconv.ParseInt(parts[1], 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("account: key cursor: %w", err)
+	}
+	seq, err := strconv.ParseInt(parts[2], 10, 64)
+	if err != nil || seq < 0 {
+		return nil, fmt.Errorf("account: key cursor: bad seq %q", parts[2])
+	}
+	return &KeyPosition{CreatedAt: time.Unix(sec, 0).UTC(), Seq: seq}, nil
 }
 
 // RevokeKey revokes the key now and returns it as stored, with the time

@@ -84,9 +84,9 @@ func TestKeyLifetimeCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys, err := svc.ListKeys(ctx, owner.ID)
+	keys, err := svc.ActiveKeys(ctx, owner.ID)
 	if err != nil || len(keys) != 2 {
-		t.Fatalf("ListKeys = %v, %v", keys, err)
+		t.Fatalf("ActiveKeys = %v, %v", keys, err)
 	}
 	want := start().Add(account.MaxKeyLifetime)
 	for _, got := range []time.Time{keys[0].ExpiresAt, k.ExpiresAt} {
@@ -147,6 +147,26 @@ func TestActiveKeyCap(t *testing.T) {
 	}
 	_, _, err = svc.CreateKey(ctx, a.ID, one)
 	wantKind(t, err, apperr.Conflict)
+
+	// The listing of all 102 keys ends with the revoked and the expired
+	// one, the oldest; the active ones leave both out.
+	active, err := svc.ActiveKeys(ctx, a.ID)
+	if err != nil || len(active) != account.MaxActiveKeys {
+		t.Fatalf("ActiveKeys: %d keys, %v; want %d", len(active), err, account.MaxActiveKeys)
+	}
+	for _, k := range active {
+		if k.ID == first.ID || k.ID == shortLived.ID {
+			t.Errorf("ActiveKeys lists %s, which is revoked or expired", k.ID)
+		}
+	}
+	page, err := svc.ListKeys(ctx, a.ID, account.MaxKeyListLimit, "")
+	if err != nil || len(page.Keys) != account.MaxKeyListLimit || page.NextCursor == "" {
+		t.Fatalf("first page: %d keys, next %q, %v; want %d and a next page", len(page.Keys), page.NextCursor, err, account.MaxKeyListLimit)
+	}
+	rest, err := svc.ListKeys(ctx, a.ID, account.MaxKeyListLimit, page.NextCursor)
+	if err != nil || len(rest.Keys) != 2 || rest.Keys[0].ID != shortLived.ID || rest.Keys[1].ID != first.ID || rest.NextCursor != "" {
+		t.Errorf("last page = %+v, %v; want the expired key, then the revoked one, and no next page", rest, err)
+	}
 }
 
 // TestActiveKeyCapUnderConcurrency: racing creations never take an
@@ -179,8 +199,8 @@ func TestActiveKeyCapUnderConcurrency(t *testing.T) {
 	if ok.Load() != free || refused.Load() != 40-free {
 		t.Errorf("%d created, %d refused; want exactly %d and %d", ok.Load(), refused.Load(), free, 40-free)
 	}
-	keys, err := svc.ListKeys(ctx, a.ID)
-	if err != nil || len(keys) != account.MaxActiveKeys {
-		t.Errorf("%d keys stored (%v); want %d", len(keys), err, account.MaxActiveKeys)
+	page, err := svc.ListKeys(ctx, a.ID, account.MaxKeyListLimit, "")
+	if err != nil || len(page.Keys) != account.MaxActiveKeys || page.NextCursor != "" {
+		t.Errorf("%d keys stored (%v), next page %q; want %d", len(page.Keys), err, page.NextCursor, account.MaxActiveKeys)
 	}
 }

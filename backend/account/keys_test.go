@@ -2,6 +2,7 @@ package account_test
 
 import (
 	"context"
+	"encoding/base64"
 	"regexp"
 	"slices"
 	"strings"
@@ -116,8 +117,9 @@ func TestListKeysMasked(t *testing.T) {
 	}
 	testkit.MustCreateKey(t, svc, other.ID, account.ScopeKeysRead)
 
-	list, err := svc.ListKeys(ctx, a.ID)
+	page, err := svc.ListKeys(ctx, a.ID, account.DefaultKeyListLimit, "")
 	wantKind(t, err, apperr.Internal)
+	list := page.Keys
 	if len(list) != 3 {
 		t.Fatalf("ListKeys: %d keys, want 3 (the other account's key excluded)", len(list))
 	}
@@ -140,6 +142,41 @@ func TestListKeysMasked(t *testing.T) {
 				t.Errorf("listed key field %q contains the secret", field)
 			}
 		}
+	}
+}
+
+// TestListKeysRefusesLimitAndCursor: a limit out of range and a cursor
+// the service did not issue are the caller's error, naming the field.
+func TestListKeysRefusesLimitAndCursor(t *testing.T) {
+	t.Parallel()
+	svc, _ := newService(t)
+	ctx := context.Background()
+	a := testkit.MustCreateAccount(t, svc, "c@example.test", account.TierPro)
+	b64 := base64.RawURLEncoding.EncodeToString
+	tests := []struct {
+		name   string
+		limit  int
+		cursor string
+		field  string
+	}{
+		{"limit 0", 0, "", "limit"},
+		{"limit above the most", account.MaxKeyListLimit + 1, "", "limit"},
+		{"negative limit", -1, "", "limit"},
+		{"not base64url", 10, "%%", "cursor"},
+		{"another listing's cursor", 10, b64([]byte("p1.1700000000.00000000-0000-4000-8000-000000000001")), "cursor"},
+		{"seq not a number", 10, b64([]byte("k1.1700000000.x")), "cursor"},
+		{"negative seq", 10, b64([]byte("k1.1700000000.-1")), "cursor"},
+		{"time not a number", 10, b64([]byte("k1.soon.1")), "cursor"},
+		{"too long", 10, strings.Repeat("a", 200), "cursor"},
+	}
+	for _, tt := range tests {
+		_, err := svc.ListKeys(ctx, a.ID, tt.limit, tt.cursor)
+		if apperr.KindOf(err) != apperr.BadRequest || detail(err, "field") != tt.field {
+			t.Errorf("%s: %v; want bad_request naming %s", tt.name, err, tt.field)
+		}
+	}
+	if _, err := svc.ListKeys(ctx, a.ID, 1, b64([]byte("k1.1700000000.7"))); err != nil {
+		t.Errorf("a well-formed cursor: %v", err)
 	}
 }
 
@@ -174,7 +211,9 @@ func TestRevokeKey(t *testing.T) {
 			}
 		})
 	}
-	list, _ := svc.ListKeys(ctx, a.ID)
+	page, err := svc.ListKeys(ctx, a.ID, account.DefaultKeyListLimit, "")
+	wantKind(t, err, apperr.Internal)
+	list := page.Keys
 	if len(list) != 1 || list[0].RevokedAt == nil || !list[0].RevokedAt.Equal(revokedAt) {
 		t.Errorf("after revoking: %+v, want revoked at %v", list, revokedAt)
 	}

@@ -24,6 +24,11 @@ const (
 	// bounds the rows an account can add, and the burst limit is counted
 	// per account as well as per key, so more keys do not buy more bursts.
 	MaxActiveKeys = 100
+	// MaxKeyListLimit is the most keys a page of [Service.ListKeys]
+	// holds, and DefaultKeyListLimit the page a caller gets without
+	// asking: as many as an account may hold active.
+	DefaultKeyListLimit = 100
+	MaxKeyListLimit     = 100
 )
 
 // Options configure a [Service]. Zero fields take their defaults.

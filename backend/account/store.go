@@ -10,6 +10,15 @@ import (
 // the account already holds its most active keys.
 var ErrTooManyKeys = errors.New("account: too many active keys")
 
+// KeyPosition is where a listing of keys resumes: after the key created
+// at CreatedAt that the store inserted as Seq. Listings run newest first;
+// Seq, the store's insertion order, breaks ties of CreatedAt, which holds
+// whole seconds.
+type KeyPosition struct {
+	CreatedAt time.Time
+	Seq       int64
+}
+
 // Store is the persistence [Service] needs. The SQLite adapter implements
 // it; errors a caller may see come back as *apperr.Error, anything else is
 // an internal failure. Times handed to the store are UTC, truncated to the
@@ -51,9 +60,15 @@ type Store interface {
 	// stored hash (one read: every API request authenticates), or
 	// [apperr.NotFound].
 	KeyByPrefix(ctx context.Context, prefix string) (*Key, *Account, []byte, error)
-	// ListKeys returns the account's keys, revoked and expired ones
-	// included, oldest first.
-	ListKeys(ctx context.Context, accountID string) ([]Key, error)
+	// ListKeys returns up to limit of the account's keys, revoked and
+	// expired ones included, newest first (by CreatedAt, then by the order
+	// the store inserted them in), after pos when it is set. next is the
+	// position of the last key returned when more keys follow it, else
+	// nil.
+	ListKeys(ctx context.Context, accountID string, pos *KeyPosition, limit int) (keys []Key, next *KeyPosition, err error)
+	// ActiveKeys returns the account's keys neither revoked nor expired
+	// at now, oldest first (insertion order within a second).
+	ActiveKeys(ctx context.Context, accountID string, now time.Time) ([]Key, error)
 	// KeyByID returns the account's key, or [apperr.NotFound] if it does
 	// not exist or belongs to another account: one row, however many
 	// keys the account has revoked.

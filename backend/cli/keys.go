@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -111,7 +112,7 @@ func runKeyList(ctx context.Context, args []string, env Env) int {
 	if err != nil {
 		return af.fail(env, err)
 	}
-	keys, err := adm.Accounts.ListKeys(ctx, a.ID)
+	keys, err := allKeys(ctx, adm, a.ID)
 	if err != nil {
 		return af.fail(env, err)
 	}
@@ -187,7 +188,7 @@ func keyOwner(ctx context.Context, adm *server.Admin, email, keyID string) (stri
 		return "", err
 	}
 	for _, a := range list {
-		keys, err := adm.Accounts.ListKeys(ctx, a.ID)
+		keys, err := allKeys(ctx, adm, a.ID)
 		if err != nil {
 			return "", err
 		}
@@ -198,4 +199,25 @@ func keyOwner(ctx context.Context, adm *server.Admin, email, keyID string) (stri
 		}
 	}
 	return "", apperr.New(apperr.NotFound, "no key %s", keyID)
+}
+
+// allKeys returns every key of the account, revoked and expired ones
+// included, oldest first: the pages of the listing, newest first, put
+// together and reversed.
+func allKeys(ctx context.Context, adm *server.Admin, accountID string) ([]account.Key, error) {
+	var keys []account.Key
+	cursor := ""
+	for {
+		page, err := adm.Accounts.ListKeys(ctx, accountID, account.MaxKeyListLimit, cursor)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, page.Keys...)
+		if page.NextCursor == "" {
+			break
+		}
+		cursor = page.NextCursor
+	}
+	slices.Reverse(keys)
+	return keys, nil
 }

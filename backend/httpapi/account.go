@@ -25,9 +25,9 @@ func (h *handler) usage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	keys, err := h.accounts.ListKeys(ctx, a.ID)
+	keys, err := h.accounts.ActiveKeys(ctx, a.ID)
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newUsageResponse(u, keys, h.now()))
+	return c.JSON(http.StatusOK, newUsageResponse(u, keys))
 }

@@ -8,13 +8,40 @@ import (
 	"github.com/captionqa/captionqa/backend/account"
 )
 
-// listKeys serves GET /api/v1/api-keys: the account's keys, masked.
+// listKeys serves GET /api/v1/api-keys?limit&cursor: a page of the
+// account's keys, masked, newest first, with the scopes the caller may
+// grant a new key.
 func (h *handler) listKeys(c echo.Context) error {
-	keys, err := h.accounts.ListKeys(c.Request().Context(), principalOf(c).Account.ID)
+	limit := account.DefaultKeyListLimit
+	if c.QueryParam("limit") != "" {
+		n, err := queryInt(c, "limit")
+		if err != nil {
+			return err
+		}
+		limit = n
+	}
+	p := principalOf(c)
+	page, err := h.accounts.ListKeys(c.Request().Context(), p.Account.ID, limit, c.QueryParam("cursor"))
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newKeyList(keys, h.now()))
+	return c.JSON(http.StatusOK, newKeyList(page, h.grantableScopes(p), h.now()))
+}
+
+// grantableScopes are the scopes createKey would let p give a new key,
+// in the order of [account.Scopes]: those its account may use on some
+// route and, for a key, those the key carries itself.
+func (h *handler) grantableScopes(p *account.Principal) []string {
+	out := []string{}
+	for _, sc := range account.Scopes() {
+		if p.Key != nil && !p.Key.HasScope(sc) {
+			continue
+		}
+		if h.grantable(&p.Account, []string{sc}) == nil {
+			out = append(out, sc)
+		}
+	}
+	return out
 }
 
 // createKey serves POST /api/v1/api-keys: 201 with the one-time secret.

@@ -42,13 +42,12 @@ type usageKey struct {
 	Name   string `json:"name"`
 }
 
-func newUsageResponse(u quota.Usage, keys []account.Key, now time.Time) usageResponse {
+func newUsageResponse(u quota.Usage, keys []account.Key) usageResponse {
 	out := usageResponse{Cap: u.Cap, UsedToday: u.Used, RemainingToday: u.Remaining,
 		ResetsAt: u.ResetsAt.UTC(), Keys: []usageKey{}}
 	for i := range keys {
-		if k := &keys[i]; k.Active(now) {
-			out.Keys = append(out.Keys, usageKey{KeyID: k.ID, Prefix: account.Masked(k), Name: k.Name})
-		}
+		k := &keys[i]
+		out.Keys = append(out.Keys, usageKey{KeyID: k.ID, Prefix: account.Masked(k), Name: k.Name})
 	}
 	return out
 }

@@ -79,13 +79,22 @@ func utc(t *time.Time) *time.Time {
 // keyList is the body of GET /api/v1/api-keys.
 type keyList struct {
 	Keys []KeyView `json:"keys"`
+	// NextCursor continues the listing (query cursor); null on the last
+	// page.
+	NextCursor *string `json:"nextCursor"`
+	// GrantableScopes are the scopes the caller may give a key it
+	// creates, so a form offers only those.
+	GrantableScopes []string `json:"grantableScopes"`
 }
 
-// newKeyList lists keys newest first.
-func newKeyList(keys []account.Key, now time.Time) keyList {
-	out := keyList{Keys: make([]KeyView, 0, len(keys))}
-	for i := len(keys) - 1; i >= 0; i-- {
-		out.Keys = append(out.Keys, NewKeyView(&keys[i], now))
+// newKeyList lists a page of keys, newest first as the page holds them.
+func newKeyList(page *account.KeyPage, grantable []string, now time.Time) keyList {
+	out := keyList{Keys: make([]KeyView, 0, len(page.Keys)), GrantableScopes: grantable}
+	for i := range page.Keys {
+		out.Keys = append(out.Keys, NewKeyView(&page.Keys[i], now))
+	}
+	if page.NextCursor != "" {
+		out.NextCursor = &page.NextCursor
 	}
 	return out
 }

@@ -359,7 +359,7 @@ func (fz *fuzzServer) mintKey(ctx context.Context, acct string, scopes []string)
 	if apperr.KindOf(err) != apperr.Conflict {
 		return k, s, err
 	}
-	keys, lerr := svc.ListKeys(ctx, acct)
+	keys, lerr := svc.ActiveKeys(ctx, acct)
 	if lerr != nil {
 		return nil, "", lerr
 	}

@@ -82,16 +82,60 @@ func (s *AccountStore) KeyByPrefix(ctx context.Context, prefix string) (*account
 	return k, &a, hash, nil
 }
 
-// ListKeys returns the account's keys, oldest first (insertion order
-// within a second).
-func (s *AccountStore) ListKeys(ctx context.Context, accountID string) ([]account.Key, error) {
+// ListKeys returns up to limit of the account's keys, newest first,
+// after pos when it is set (keyset pagination), and the position of the
+// last one when more follow. It reads one row more than asked to know.
+func (s *AccountStore) ListKeys(ctx context.Context, accountID string, pos *account.KeyPosition, limit int) ([]account.Key, *account.KeyPosition, error) {
+	seq := s.db.d.Seq
+	q := `SELECT ` + keyColumns + `, ` + seq + ` FROM api_keys WHERE account_id = $1`
+	args := []any{accountID}
+	if pos != nil {
+		// The row comparison takes (created_at, seq) as one key, which
+		// the index api_keys_account_id serves in order, backwards (on
+		// SQLite its rowid ends every index entry).
+		q += ` AND (created_at, ` + seq + `) < ($2, $3)`
+		args = append(args, s.db.ts(pos.CreatedAt), pos.Seq)
+	}
+	q += fmt.Sprintf(` ORDER BY created_at DESC, %s DESC LIMIT $%d`, seq, len(args)+1)
+	type row struct {
+		key account.Key
+		seq int64
+	}
+	rows, err := collect(ctx, s.db.read, func(r scanner) (row, error) {
+		var n int64
+		k, err := s.db.scanKey(r, &n)
+		if err != nil {
+			return row{}, err
+		}
+		return row{*k, n}, nil
+	}, q, append(args, limit+1)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	var next *account.KeyPosition
+	if len(rows) > limit {
+		rows = rows[:limit]
+		last := rows[limit-1]
+		next = &account.KeyPosition{CreatedAt: last.key.CreatedAt, Seq: last.seq}
+	}
+	keys := make([]account.Key, len(rows))
+	for i := range rows {
+		keys[i] = rows[i].key
+	}
+	return keys, next, nil
+}
+
+// ActiveKeys returns the account's keys neither revoked nor expired at
+// now, oldest first (insertion order within a second).
+func (s *AccountStore) ActiveKeys(ctx context.Context, accountID string, now time.Time) ([]account.Key, error) {
 	return collect(ctx, s.db.read, func(r scanner) (account.Key, error) {
 		k, err := s.db.scanKey(r)
 		if err != nil {
 			return account.Key{}, err
 		}
 		return *k, nil
-	}, `SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 ORDER BY created_at, `+s.db.d.Seq, accountID)
+	}, `SELECT `+keyColumns+` FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL AND expires_at > $2
+		ORDER BY created_at, `+s.db.d.Seq, accountID, s.db.ts(now))
 }
 
 // KeyByID returns the account's key, or [apperr.NotFound].

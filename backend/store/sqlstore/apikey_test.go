@@ -82,18 +82,18 @@ func TestAPIKeyStore(t *testing.T) {
 		}
 		wantKind(t, s.TouchKey(ctx, "k2", acctT0.Add(time.Second)), apperr.Internal)
 
-		list, err := s.ListKeys(ctx, "a1")
+		list, _, err := s.ListKeys(ctx, "a1", nil, 10)
 		wantKind(t, err, apperr.Internal)
-		if len(list) != 2 || list[0].ID != "k1" || list[1].ID != "k2" {
-			t.Fatalf("ListKeys(a1) = %+v", list)
+		if len(list) != 2 || list[0].ID != "k2" || list[1].ID != "k1" {
+			t.Fatalf("ListKeys(a1) = %+v; want k2 then k1 (newest first)", list)
 		}
-		if list[0].RevokedAt == nil || !list[0].RevokedAt.Equal(acctT0.Add(time.Minute)) {
-			t.Errorf("revoked_at = %v, want the first revocation %v", list[0].RevokedAt, acctT0.Add(time.Minute))
+		if list[1].RevokedAt == nil || !list[1].RevokedAt.Equal(acctT0.Add(time.Minute)) {
+			t.Errorf("revoked_at = %v, want the first revocation %v", list[1].RevokedAt, acctT0.Add(time.Minute))
 		}
-		if list[1].LastUsedAt == nil || !list[1].LastUsedAt.Equal(acctT0.Add(time.Second)) || list[1].RevokedAt != nil {
-			t.Errorf("k2 = %+v, want last used at t0+1s and not revoked", list[1])
+		if list[0].LastUsedAt == nil || !list[0].LastUsedAt.Equal(acctT0.Add(time.Second)) || list[0].RevokedAt != nil {
+			t.Errorf("k2 = %+v, want last used at t0+1s and not revoked", list[0])
 		}
-		if none, err := s.ListKeys(ctx, "a2"); err != nil || len(none) != 0 || none == nil {
+		if none, _, err := s.ListKeys(ctx, "a2", nil, 10); err != nil || len(none) != 0 || none == nil {
 			t.Errorf("ListKeys(a2) = %#v, %v; want an empty list", none, err)
 		}
 
@@ -102,7 +102,7 @@ func TestAPIKeyStore(t *testing.T) {
 		if !errors.Is(err, account.ErrTooManyKeys) {
 			t.Errorf("full account, prefix taken: %v; want ErrTooManyKeys", err)
 		}
-		if list, err := s.ListKeys(ctx, "a1"); err != nil || len(list) != 2 {
+		if list, _, err := s.ListKeys(ctx, "a1", nil, 10); err != nil || len(list) != 2 {
 			t.Errorf("after a refused CreateKeyWithin: %+v, %v; want k1 and k2 only", list, err)
 		}
 	})
@@ -141,7 +141,7 @@ func TestCreateKeyWithinRace(t *testing.T) {
 					t.Errorf("unexpected error: %v", err)
 				}
 			}
-			keys, err := nodes[0].Accounts().ListKeys(ctx, "a1")
+			keys, _, err := nodes[0].Accounts().ListKeys(ctx, "a1", nil, len(errs))
 			if ok != max || err != nil || len(keys) != max {
 				t.Errorf("%d created, %d stored (%v); want %d", ok, len(keys), err, max)
 			}

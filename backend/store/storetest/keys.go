@@ -3,6 +3,7 @@ package storetest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -15,6 +16,8 @@ func keyScenarios() []scenario {
 	return []scenario{
 		{"create and look up", keyCreate},
 		{"list revoke touch", keyListRevokeTouch},
+		{"list pages ties of a second", keyListPages},
+		{"active keys", keyActive},
 		{"within the limit", keyWithin},
 		{"within the limit concurrently", keyWithinConcurrently},
 	}
@@ -86,16 +89,19 @@ func keyListRevokeTouch(e *env) {
 	used := e.now().Add(5 * time.Second)
 	must(t, s.TouchKey(e.ctx, uuidN(2), used))
 
-	list, err := s.ListKeys(e.ctx, a1.ID)
+	list, next, err := s.ListKeys(e.ctx, a1.ID, nil, 10)
 	must(t, err)
-	if len(list) != 2 || list[0].ID != uuidN(1) || list[1].ID != uuidN(2) {
-		t.Fatalf("ListKeys = %+v; want keys 1 then 2 (oldest first)", list)
+	if len(list) != 2 || list[0].ID != uuidN(2) || list[1].ID != uuidN(1) || next != nil {
+		t.Fatalf("ListKeys = %+v, next %v; want keys 2 then 1 (newest first) and no next page", list, next)
 	}
-	if r := list[0].RevokedAt; r == nil || !sameTime(*r, e.now().Add(time.Minute)) {
+	if r := list[1].RevokedAt; r == nil || !sameTime(*r, e.now().Add(time.Minute)) {
 		t.Errorf("revoked at %v, want the first revocation %v", r, e.now().Add(time.Minute))
 	}
-	if l := list[1].LastUsedAt; l == nil || !sameTime(*l, used) || list[1].RevokedAt != nil {
-		t.Errorf("key 2 = %+v, want last used at %v and not revoked", list[1], used)
+	if l := list[0].LastUsedAt; l == nil || !sameTime(*l, used) || list[0].RevokedAt != nil {
+		t.Errorf("key 2 = %+v, want last used at %v and not revoked", list[0], used)
+	}
+	if active, err := s.ActiveKeys(e.ctx, a1.ID, e.now()); err != nil || len(active) != 1 || active[0].ID != uuidN(2) {
+		t.Errorf("ActiveKeys = %+v, %v; want key 2 only (key 1 is revoked)", active, err)
 	}
 	if k, err := s.KeyByID(e.ctx, a1.ID, uuidN(1)); err != nil || k.ID != uuidN(1) || k.RevokedAt == nil || !sameTime(*k.RevokedAt, e.now().Add(time.Minute)) {
 		t.Errorf("KeyByID = %+v, %v; want key 1 revoked at its first revocation", k, err)
@@ -105,8 +111,76 @@ func keyListRevokeTouch(e *env) {
 			t.Errorf("KeyByID(%s, %s) = %v; want not_found", other.account, other.key, err)
 		}
 	}
-	if empty, err := s.ListKeys(e.ctx, a2.ID); err != nil || len(empty) != 0 {
-		t.Errorf("ListKeys of an account without keys = %+v, %v", empty, err)
+	if empty, next, err := s.ListKeys(e.ctx, a2.ID, nil, 10); err != nil || empty == nil || len(empty) != 0 || next != nil {
+		t.Errorf("ListKeys of an account without keys = %#v, %v, %v; want an empty list", empty, next, err)
+	}
+	if empty, err := s.ActiveKeys(e.ctx, a2.ID, e.now()); err != nil || len(empty) != 0 {
+		t.Errorf("ActiveKeys of an account without keys = %+v, %v", empty, err)
+	}
+}
+
+// keyListPages: keys created in the same second page in insertion
+// order, newest first, with no key repeated or skipped.
+func keyListPages(e *env) {
+	t, s := e.t, e.db.Accounts()
+	a, other := e.account(1), e.account(2)
+	older := newKey(9, a.ID, e.now().Add(-time.Hour))
+	must(t, s.CreateKey(e.ctx, older, hash("9")))
+	// Inserted out of id order, so an order by id would show.
+	for _, n := range []int{3, 1, 5, 2, 4} {
+		must(t, s.CreateKey(e.ctx, newKey(n, a.ID, e.now()), hash(uuidN(n))))
+	}
+	must(t, s.CreateKey(e.ctx, newKey(20, other.ID, e.now()), hash("20")))
+
+	var got []string
+	var pos *account.KeyPosition
+	for range 10 {
+		page, next, err := s.ListKeys(e.ctx, a.ID, pos, 2)
+		must(t, err)
+		for _, k := range page {
+			got = append(got, k.Name)
+		}
+		if next == nil {
+			if len(page) == 0 {
+				t.Errorf("the last page is empty: the one before it promised more")
+			}
+			break
+		}
+		if len(page) != 2 || !sameTime(next.CreatedAt, page[1].CreatedAt) {
+			t.Fatalf("page %+v, next %+v; want 2 keys and the position of the second", page, next)
+		}
+		pos = next
+	}
+	if want := "[key 4 key 2 key 5 key 1 key 3 key 9]"; fmt.Sprint(got) != want {
+		t.Errorf("listing = %v; want %s (newest first, then last inserted first)", got, want)
+	}
+}
+
+// keyActive: revoked keys and keys expired at now are left out; the
+// others come oldest first.
+func keyActive(e *env) {
+	t, s := e.t, e.db.Accounts()
+	a := e.account(1)
+	now := e.now()
+	revoked := newKey(1, a.ID, now.Add(-time.Minute))
+	revokedAt := now.Add(-time.Second)
+	revoked.RevokedAt = &revokedAt
+	for _, k := range []*account.Key{
+		newKey(4, a.ID, now.Add(-time.Minute)),
+		revoked,
+		newKey(2, a.ID, now.Add(-time.Hour)), // expires at now exactly
+		newKey(3, a.ID, now.Add(-time.Minute)),
+	} {
+		must(t, s.CreateKey(e.ctx, k, hash(k.ID)))
+	}
+	active, err := s.ActiveKeys(e.ctx, a.ID, now)
+	must(t, err)
+	var got []string
+	for _, k := range active {
+		got = append(got, k.Name)
+	}
+	if want := "[key 4 key 3]"; fmt.Sprint(got) != want {
+		t.Errorf("ActiveKeys = %v; want %s", got, want)
 	}
 }
 
@@ -150,7 +224,7 @@ func keyWithin(e *env) {
 	}
 	_, _, _, err := s.KeyByPrefix(e.ctx, keyPrefix(5))
 	wantKind(t, err, apperr.NotFound)
-	list, err := s.ListKeys(e.ctx, a.ID)
+	list, _, err := s.ListKeys(e.ctx, a.ID, nil, 10)
 	if err != nil || len(list) != 4 {
 		t.Errorf("ListKeys: %d keys, %v; want 4", len(list), err)
 	}
@@ -176,7 +250,7 @@ func keyWithinConcurrently(e *env) {
 			t.Errorf("unexpected error: %v", err)
 		}
 	}
-	list, err := s.ListKeys(e.ctx, a.ID)
+	list, _, err := s.ListKeys(e.ctx, a.ID, nil, tries)
 	if created != max || err != nil || len(list) != max {
 		t.Errorf("%d created, %d listed (%v); want %d", created, len(list), err, max)
 	}
