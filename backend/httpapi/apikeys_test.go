@@ -135,3 +135,100 @@ func TestKeyScopesTheTierCanUse(t *testing.T) {
 		})
 	}
 }
+
+// TestAPIKeysPages: the listing pages newest first, keys created in the
+// same second the later first, with no key repeated or skipped; a bad
+// limit or cursor is 400 naming the field.
+func TestAPIKeysPages(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	a, admin := ts.account("pages@example.com", account.TierPro, nil)
+	// The clock stands still: every key is created in the same second.
+	want := []string{}
+	for i := range 4 {
+		k, _ := ts.mustKey(a.ID, account.NewKey{Name: fmt.Sprint("k", i), Scopes: []string{account.ScopeUsageRead}})
+		want = append([]string{k.ID}, want...)
+	}
+	first, _ := ts.get("/api/v1/api-keys?limit=5", admin).json(t)["keys"].([]any)
+	if len(first) != 5 {
+		t.Fatalf("limit 5: %d keys; want 5", len(first))
+	}
+	admin0, _ := first[4].(map[string]any)["keyId"].(string)
+	want = append(want, admin0) // the account's first key, made before the others
+
+	var got []string
+	path := "/api/v1/api-keys?limit=2"
+	for pages := 1; ; pages++ {
+		r := ts.get(path, admin)
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", path, r.status, r.body)
+		}
+		body := r.json(t)
+		keys, _ := body["keys"].([]any)
+		for _, k := range keys {
+			id, _ := k.(map[string]any)["keyId"].(string)
+			got = append(got, id)
+		}
+		if g, _ := body["grantableScopes"].([]any); len(g) != len(account.Scopes()) {
+			t.Errorf("grantableScopes = %v; want every scope for a pro key holding them all", body["grantableScopes"])
+		}
+		next, ok := body["nextCursor"].(string)
+		if !ok {
+			if body["nextCursor"] != nil || pages != 3 || len(keys) != 1 {
+				t.Errorf("last page %d: nextCursor %v, %d keys; want null on page 3 of 1 key", pages, body["nextCursor"], len(keys))
+			}
+			break
+		}
+		if len(keys) != 2 || pages >= 3 {
+			t.Fatalf("page %d: %d keys and a next page", pages, len(keys))
+		}
+		path = "/api/v1/api-keys?limit=2&cursor=" + next
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("listing = %v; want %v", got, want)
+	}
+	if all, _ := ts.get("/api/v1/api-keys", admin).json(t)["keys"].([]any); len(all) != len(want) {
+		t.Errorf("default page: %d keys; want all %d", len(all), len(want))
+	}
+
+	for q, field := range map[string]string{
+		"?limit=0": "limit", "?limit=101": "limit", "?limit=-1": "limit", "?limit=two": "limit", "?limit=": "",
+		"?cursor=bm90LWEtY3Vyc29y": "cursor", "?cursor=%25%25": "cursor",
+	} {
+		r := ts.get("/api/v1/api-keys"+q, admin)
+		if field == "" {
+			if r.status != 200 {
+				t.Errorf("%s: %d; an empty limit is the default", q, r.status)
+			}
+			continue
+		}
+		if e := wantError(t, r, 400, "bad_request"); e.Details["field"] != field {
+			t.Errorf("%s: details %v; want field %s", q, e.Details, field)
+		}
+	}
+}
+
+// TestAPIKeysGrantableScopes: the listing offers the scopes createAPIKey
+// would grant: a free+ account's routes need no webhook scope, and a key
+// offers only the scopes it holds.
+func TestAPIKeysGrantableScopes(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	_, free := ts.account("free@example.com", account.TierFreePlus, nil)
+	a, _ := ts.account("narrow@example.com", account.TierPro, nil)
+	_, narrow := ts.mustKey(a.ID, account.NewKey{Name: "n", Scopes: []string{account.ScopeKeysRead, account.ScopeUsageRead}})
+	tests := []struct {
+		name, secret string
+		want         []string
+	}{
+		{"free+", free, []string{account.ScopeProcessWrite, account.ScopeAccountRead, account.ScopeUsageRead,
+			account.ScopeKeysRead, account.ScopeKeysWrite, account.ScopeExportsRead, account.ScopeExportsWrite}},
+		{"a key with two scopes", narrow, []string{account.ScopeUsageRead, account.ScopeKeysRead}},
+	}
+	for _, tt := range tests {
+		got := ts.get("/api/v1/api-keys", tt.secret).json(t)["grantableScopes"]
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: grantableScopes = %v; want %v", tt.name, got, tt.want)
+		}
+	}
+}
