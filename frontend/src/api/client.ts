@@ -227,8 +227,9 @@ export class Client {
     return this.v1<Usage>("/usage");
   }
 
-  listKeys(): Promise<APIKeyList> {
-    return this.v1<APIKeyList>("/api-keys");
+  /** listKeys reads a page of keys, newest first; pass the previous page's nextCursor for the next. */
+  listKeys(cursor = ""): Promise<APIKeyList> {
+    return this.v1<APIKeyList>(cursor ? `/api-keys?${new URLSearchParams({ cursor })}` : "/api-keys");
   }
 
   createKey(req: APIKeyCreateRequest): Promise<APIKeyCreated> {

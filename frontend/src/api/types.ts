@@ -140,6 +140,7 @@ export type Profile = Schemas["Profile"];
 /** Usage is GET /api/v1/usage (getUsage). */
 export type Usage = Schemas["Usage"];
 export type APIKey = Schemas["APIKey"];
+/** APIKeyList is GET /api/v1/api-keys: a page, newest first; nextCursor null on the last page. */
 export type APIKeyList = Schemas["APIKeyList"];
 export type APIKeyCreateRequest = Schemas["APIKeyCreateRequest"];
 export type APIKeyCreated = Schemas["APIKeyCreated"];

@@ -1,7 +1,7 @@
 // API keys: masked list, create form, one-time secret, revoke dialog.
 
 import { messageOf, type Client } from "../api/client";
-import { SCOPES, type APIKey, type APIKeyCreated, type Scope } from "../api/types";
+import { SCOPES, type APIKey, type APIKeyCreated, type APIKeyRevoked, type Scope } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { copyText } from "../download";
 import { openModal, restoreFocus } from "../ui/dialog";
@@ -27,37 +27,64 @@ export function keysPage(client: Client): HTMLElement {
   const listArea = h("div", { id: "keys-list", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading keys…"));
   const secretArea = h("div", { id: "key-secret-area" });
 
-  const dialog = revokeDialog(client, () => void load().then(() => document.getElementById("keys-h")?.focus()), showError);
+  // The keys shown so far, newest first, and the cursor of the older
+  // ones (null once the last page is shown).
+  let keys: APIKey[] = [];
+  let cursor: string | null = null;
+  const more = h("button", { id: "keys-more", type: "button", class: "button secondary", hidden: true }, "Show older keys");
 
-  async function load(): Promise<void> {
+  const dialog = revokeDialog(
+    client,
+    (r) => {
+      keys = keys.map((k) => (k.keyId === r.keyId ? { ...k, status: "revoked", revokedAt: r.revokedAt } : k));
+      render();
+      document.getElementById("keys-h")?.focus();
+    },
+    showError,
+  );
+
+  function render(): void {
+    // The owner key is the oldest: only the last page can show it.
+    const owner = cursor === null ? ownerKeyId(client, keys) : "";
+    replace(listArea, keyTable(keys, (k) => dialog.open(k, k.keyId === owner)));
+    more.hidden = cursor === null;
+  }
+
+  /** load reads the newest page when reset, else the next older one, and shows every key read so far. */
+  async function load(reset: boolean): Promise<void> {
+    more.disabled = true;
     try {
-      const { keys } = await client.listKeys();
-      const owner = ownerKeyId(client, keys);
-      replace(listArea, keyTable(keys, (k) => dialog.open(k, k.keyId === owner)));
+      const page = await client.listKeys(reset ? "" : (cursor ?? ""));
+      keys = reset ? page.keys : keys.concat(page.keys);
+      cursor = page.nextCursor;
+      form.offer(page.grantableScopes);
+      render();
     } catch (e) {
-      replace(listArea);
+      if (reset) replace(listArea);
       showError(messageOf(e));
     } finally {
       listArea.setAttribute("aria-busy", "false");
+      more.disabled = false;
     }
   }
+  more.addEventListener("click", () => void load(false));
 
   const form = createForm(client, async (created) => {
     error.hidden = true;
     replace(secretArea, secretPanel(created));
     document.getElementById("key-secret")?.focus();
     announce(`Key ${created.name} created. Copy its secret now; it is shown only once.`);
-    await load();
+    await load(true);
   }, showError);
 
-  void load();
+  void load(true);
   return h(
     "div",
     { class: "keys-page" },
     error,
     secretArea,
-    h("section", { class: "card", "aria-labelledby": "keys-h" }, h("h2", { id: "keys-h", tabindex: -1 }, "Your API keys"), listArea),
-    h("section", { class: "card", "aria-labelledby": "key-form-h" }, h("h2", { id: "key-form-h" }, "Create a key"), form),
+    h("section", { class: "card", "aria-labelledby": "keys-h" }, h("h2", { id: "keys-h", tabindex: -1 }, "Your API keys"), listArea, h("div", { class: "form-actions" }, more)),
+    h("section", { class: "card", "aria-labelledby": "key-form-h" }, h("h2", { id: "key-form-h" }, "Create a key"), form.el),
     dialog.el,
   );
 }
@@ -67,7 +94,8 @@ const OWNER_KEY_NAME = "owner";
 
 /**
  * ownerKeyId is the id of the key the first start printed, when the signed-in account is the owner
- * and still lists it: its oldest key (the list is newest first), named as the first start names it.
+ * and still lists it: its oldest key (the list is newest first, and must hold every page), named as
+ * the first start names it.
  */
 function ownerKeyId(client: Client, keys: APIKey[]): string {
   const oldest = keys[keys.length - 1];
@@ -115,13 +143,18 @@ function keyTable(keys: APIKey[], revoke: (k: APIKey) => void): HTMLElement {
   );
 }
 
-function createForm(client: Client, created: (k: APIKeyCreated) => void, showError: (m: string) => void): HTMLElement {
+/**
+ * createForm is the create form; offer shows only the scopes the caller may grant (the listing's
+ * grantableScopes), since the server refuses the others.
+ */
+function createForm(client: Client, created: (k: APIKeyCreated) => void, showError: (m: string) => void): { el: HTMLElement; offer(scopes: readonly Scope[]): void } {
   const name = h("input", { id: "key-name", type: "text", maxlength: 100, required: true, autocomplete: "off" });
   const boxes = SCOPES.map((s) => {
     const id = `key-scope-${s.replace(":", "-")}`;
     const cb = h("input", { id, type: "checkbox", value: s, checked: s === "process:write" });
     return { s, cb, el: h("div", { class: "check" }, cb, h("label", { for: id }, h("code", null, s), h("span", { class: "muted small" }, ` ${SCOPE_HELP[s]}`))) };
   });
+  const offered = () => boxes.filter((b) => !b.el.hidden);
   const expiry = h(
     "select",
     { id: "key-expiry", onchange: () => (dateField.hidden = expiry.value !== "date") },
@@ -144,10 +177,12 @@ function createForm(client: Client, created: (k: APIKeyCreated) => void, showErr
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const scopes = boxes.filter((b) => b.cb.checked).map((b) => b.s);
+    const scopes = offered()
+      .filter((b) => b.cb.checked)
+      .map((b) => b.s);
     if (scopes.length === 0) {
       showError("Choose at least one scope: a key may do only what its scopes allow.");
-      boxes[0].cb.focus();
+      offered()[0]?.cb.focus();
       return;
     }
     let expiresAt: string | undefined;
@@ -172,7 +207,17 @@ function createForm(client: Client, created: (k: APIKeyCreated) => void, showErr
       submit.disabled = false;
     }
   });
-  return form;
+  return {
+    el: form,
+    offer(scopes) {
+      for (const b of boxes) {
+        const ok = scopes.includes(b.s);
+        b.el.hidden = !ok;
+        b.cb.disabled = !ok;
+        if (!ok) b.cb.checked = false;
+      }
+    },
+  };
 }
 
 function secretPanel(k: APIKeyCreated): HTMLElement {
@@ -209,7 +254,7 @@ function secretPanel(k: APIKeyCreated): HTMLElement {
   return panel;
 }
 
-function revokeDialog(client: Client, revoked: () => void, showError: (m: string) => void) {
+function revokeDialog(client: Client, revoked: (r: APIKeyRevoked) => void, showError: (m: string) => void) {
   let current: APIKey | null = null;
   const text = h("p", { id: "revoke-text" });
   const cancel = h("button", { id: "revoke-cancel", type: "button", class: "button secondary", onclick: () => el.close() }, "Cancel");
@@ -234,10 +279,10 @@ function revokeDialog(client: Client, revoked: () => void, showError: (m: string
     if (!current || (!ownerWarning.hidden && !ack.checked)) return;
     confirm.disabled = true;
     try {
-      await client.revokeKey(current.keyId);
+      const r = await client.revokeKey(current.keyId);
       announce(`Key ${current.name} revoked.`);
       el.close();
-      revoked();
+      revoked(r);
     } catch (e) {
       el.close();
       showError(messageOf(e));
