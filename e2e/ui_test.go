@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/standard"
@@ -321,6 +323,65 @@ func TestAPIKeysCreateShowOnceRevoke(t *testing.T) {
 	b.waitJS("revoked", `document.querySelector("#keys-table tbody tr:first-child").dataset.status === "revoked"`)
 	if status, _ := e.api(t, "GET", "/api/v1/me", "", nil, secret); status != 401 {
 		t.Errorf("revoked key on /me: %d, want 401", status)
+	}
+}
+
+// TestAPIKeysOlderPage: past a page of keys, Show older keys appends the
+// next page; the owner key, the oldest, is on it and only then asks for
+// the owner confirmation.
+func TestAPIKeysOlderPage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	ctx, accounts := context.Background(), e.srv.Accounts()
+	owner, err := accounts.Owner(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The owner key and 100 more: 101 keys, no more than 100 of them
+	// active. The oldest of the 100, last on the first page, is named as
+	// the owner key is: only the last page can tell which is the owner's.
+	var namesake string
+	for i := range account.MaxKeyListLimit {
+		name := fmt.Sprint("bulk ", i)
+		if i == 0 {
+			name = "owner"
+		}
+		k, _, err := accounts.CreateKey(ctx, owner.ID, account.NewKey{Name: name, Scopes: []string{account.ScopeUsageRead}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch i {
+		case 0:
+			namesake = k.ID
+		case 50:
+			if _, err := accounts.RevokeKey(ctx, owner.ID, k.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.run("keys page", click("#nav-keys"), chromedp.WaitVisible(chromedp.CSS("#keys-more")))
+	if n := eval[int](b, `document.querySelectorAll("#keys-table tbody tr").length`); n != account.MaxKeyListLimit {
+		t.Errorf("first page: %d rows; want %d", n, account.MaxKeyListLimit)
+	}
+	if got := eval[string](b, `document.querySelector("#keys-table tbody tr:last-child").dataset.keyId`); got != namesake {
+		t.Errorf("last row of the first page = %s; want the key named owner, %s", got, namesake)
+	}
+	b.run("revoke the oldest shown", click(`#keys-table tbody tr:last-child button.revoke`), chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
+	if !eval[bool](b, `document.getElementById("revoke-owner-warning").hidden`) {
+		t.Error("a key of the first page named owner is taken for the owner key")
+	}
+	b.run("cancel", click("#revoke-cancel"), chromedp.WaitNotVisible(chromedp.CSS("#revoke-dialog")))
+
+	b.run("older", click("#keys-more"), chromedp.WaitNotVisible(chromedp.CSS("#keys-more")))
+	b.waitJS("older row", fmt.Sprintf(`document.querySelectorAll("#keys-table tbody tr").length === %d`, account.MaxKeyListLimit+1))
+	if got := eval[string](b, `document.querySelector("#keys-table tbody tr:last-child").dataset.keyId`); got == namesake || b.text("#keys-table tbody tr:last-child .key-name") != "owner" {
+		t.Errorf("oldest key = %s; want the owner key", got)
+	}
+	b.run("revoke owner key", click(`#keys-table tbody tr:last-child button.revoke`), chromedp.WaitVisible(chromedp.CSS("#revoke-dialog")))
+	if eval[bool](b, `document.getElementById("revoke-owner-warning").hidden`) {
+		t.Error("the owner key on the last page has no owner warning")
 	}
 }
 
