@@ -186,7 +186,13 @@ func TestTemplateBombs(t *testing.T) {
 	t.Parallel()
 	// Long enough that a stack overflow (4,000 frames) ends at the stack
 	// cap, not the clock, on a loaded machine under -race.
-	ts := newTestServer(t, func(c *server.Config) { c.TemplateRunTimeout = 2 * time.Second })
+	// The bombs of one account run at once here, and wait for the
+	// engine's slots as long as it takes: the fair share
+	// (TestTemplateFairness) would refuse all but one of them.
+	ts := newTestServer(t, func(c *server.Config) {
+		c.TemplateRunTimeout = 2 * time.Second
+		c.TemplateRunsPerAccount, c.TemplateQueueWait = 10, 10*time.Minute
+	})
 	// The export-operation burst limit (10 per account, which template
 	// tests share) lets each account run 10 at once: three accounts.
 	var keys, projects [3]string
