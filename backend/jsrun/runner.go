@@ -91,12 +91,13 @@ func New(opts Options) *Runner {
 //  3. the script's top level in that VM, then the check that
 //     exportTimeline is a function.
 func (r *Runner) Compile(ctx context.Context, src string) (*exporttpl.Compiled, error) {
-	deadline := time.Now().Add(exporttpl.CompileTimeout)
 	if err := r.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer r.release()
-	s := r.open(ctx, deadline)
+	// The time limit starts with the VM: the wait for a slot is not the
+	// script's.
+	s := r.open(ctx, time.Now().Add(exporttpl.CompileTimeout))
 	defer s.close()
 
 	// 1. The engine parses without running anything.
