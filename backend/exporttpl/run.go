@@ -57,8 +57,8 @@ type TestResult struct {
 // Validate checks a script that is not saved, and with mode test or
 // both also runs it against a project. It returns [apperr.BadRequest]
 // for an unknown mode (details.field "mode"), a missing projectId, or a
-// script that does not compile (as [Service.Create]), and the errors of
-// a test ([Service.Test]).
+// script that does not compile (as [Service.Create]), the fair-share
+// refusals of [Service.Create], and the errors of a test ([Service.Test]).
 func (s *Service) Validate(ctx context.Context, who project.Account, in Check) (*RunResult, error) {
 	mode, err := checkMode(in.Mode, ModeValidate, in.ProjectID)
 	if err != nil {
@@ -69,7 +69,7 @@ func (s *Service) Validate(ctx context.Context, who project.Account, in Check) (
 	// A test alone still compiles the script: a draft has nothing else
 	// to run.
 	start := time.Now()
-	if c, err = s.compile(ctx, in.Source); err != nil {
+	if c, err = s.compile(ctx, who.ID, in.Source); err != nil {
 		return nil, err
 	}
 	if mode != ModeTest {
@@ -87,8 +87,9 @@ func (s *Service) Validate(ctx context.Context, who project.Account, in Check) (
 // unknown project, [apperr.ProcessingFailed] for a project without a
 // timeline (details.reason "project_empty") or a script that fails
 // (details "phase", "kind", "message", "line", "column", "stack"),
-// [apperr.RateLimited] past the export-operation burst limit and
-// [apperr.QuotaExceeded] when the pool is full.
+// [apperr.RateLimited] past the export-operation burst limit,
+// [apperr.QuotaExceeded] when the pool is full, and the fair-share
+// refusals of [Service.Create].
 func (s *Service) Test(ctx context.Context, who project.Account, id string, in Check) (*RunResult, error) {
 	mode, err := checkMode(in.Mode, ModeTest, in.ProjectID)
 	if err != nil {
@@ -106,7 +107,7 @@ func (s *Service) Test(ctx context.Context, who project.Account, id string, in C
 	c := &Compiled{JS: t.JS}
 	if mode == ModeBoth {
 		start := time.Now()
-		if c, err = s.compile(ctx, t.Source); err != nil {
+		if c, err = s.compile(ctx, who.ID, t.Source); err != nil {
 			return nil, err
 		}
 		res.Validate = &Phase{Duration: time.Since(start)}
@@ -139,7 +140,7 @@ func (s *Service) finish(ctx context.Context, who project.Account, res *RunResul
 		return nil, err
 	}
 	start := time.Now()
-	out, err := s.run(ctx, t, c, d, "")
+	out, err := s.run(ctx, who.ID, t, c, d, "")
 	if err != nil {
 		return nil, err
 	}
@@ -157,13 +158,14 @@ func (s *Service) finish(ctx context.Context, who project.Account, res *RunResul
 // Render runs the account's template on d's timeline during an export
 // whose first preset is preset (ctx.preset; "" when it has none). It
 // returns the template's name with the output, the errors of
-// [Service.Get], and those of a failed run ([Service.Test]).
+// [Service.Get], those of a failed run ([Service.Test]) and the
+// fair-share refusals of [Service.Create].
 func (s *Service) Render(ctx context.Context, accountID, templateID string, d *project.Detail, preset string) (*project.Rendered, error) {
 	t, err := s.Get(ctx, accountID, templateID)
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.run(ctx, t, &Compiled{JS: t.JS}, d, preset)
+	out, err := s.run(ctx, accountID, t, &Compiled{JS: t.JS}, d, preset)
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +173,9 @@ func (s *Service) Render(ctx context.Context, accountID, templateID string, d *p
 		ContentType: out.ContentType}, nil
 }
 
-// run runs c (t's script) on d's timeline and fills in the file name and
-// content type.
-func (s *Service) run(ctx context.Context, t *Template, c *Compiled, d *project.Detail, preset string) (*Output, error) {
+// run runs c (t's script) on d's timeline in one of the account's VMs
+// ([Service.inVM]) and fills in the file name and content type.
+func (s *Service) run(ctx context.Context, accountID string, t *Template, c *Compiled, d *project.Detail, preset string) (*Output, error) {
 	if d.IRRevision == 0 || d.IR == "" {
 		return nil, apperr.New(apperr.ProcessingFailed, "the project has no timeline yet to run the template on").
 			WithDetail("reason", "project_empty")
@@ -182,7 +184,11 @@ func (s *Service) run(ctx context.Context, t *Template, c *Compiled, d *project.
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.o.Runner.Run(ctx, c, in, s.o.RunTimeout)
+	var out *Output
+	err = s.inVM(ctx, accountID, func(ctx context.Context) (err error) {
+		out, err = s.o.Runner.Run(ctx, c, in, s.o.RunTimeout)
+		return err
+	})
 	if err != nil {
 		return nil, scriptFailed(err)
 	}

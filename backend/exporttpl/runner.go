@@ -2,6 +2,7 @@ package exporttpl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,23 +29,28 @@ const (
 // call, no file system, network, process, timers or host objects, each
 // call bounded by its timeout and [MemoryLimit]. Package jsrun implements
 // it. Its methods are safe for concurrent use and bound the calls at
-// once themselves.
+// once themselves: a call that finds no VM slot free within the runner's
+// own wait returns [ErrBusy].
 type Runner interface {
 	// Compile checks src (JavaScript, ES2023) and that it defines a
 	// function exportTimeline(cues, ctx), within [CompileTimeout]. It
 	// returns the script to store, or a *[ScriptError] (Phase
 	// "compile": a syntax error with its line and column, or
 	// "missing_export"; Phase "load": the top level threw). ctx's error
-	// when ctx ends first.
+	// when ctx ends first, [ErrBusy] when no VM slot freed in time.
 	Compile(ctx context.Context, src string) (*Compiled, error)
 	// Run calls exportTimeline(cues, ctx) of c on in, within timeout (0
 	// is [RunTimeout]), and returns what it made: a string, or an object
 	// {body, filename, contentType} with body a string. A script failure
 	// is a *[ScriptError] (Phase "load" when the top level throws or
 	// defines no exportTimeline, "run" or "result"); ctx's error when ctx
-	// ends first.
+	// ends first, [ErrBusy] when no VM slot freed in time.
 	Run(ctx context.Context, c *Compiled, in *Input, timeout time.Duration) (*Output, error)
 }
+
+// ErrBusy is a [Runner]'s answer when every VM slot stayed taken for
+// its wait: nothing ran, so nothing is charged to the account.
+var ErrBusy = errors.New("exporttpl: every template VM stayed busy")
 
 // Compiled is a script ready to run: the JavaScript the runtime
 // evaluates, made from the source by Compile. It is stored with the

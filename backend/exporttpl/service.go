@@ -10,6 +10,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/name"
+	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 )
@@ -42,7 +43,16 @@ type Options struct {
 	Limiter  Limiter
 	// RunTimeout bounds one run (default [RunTimeout]); tests shorten it.
 	RunTimeout time.Duration
-	Now        func() time.Time
+	// RunsPerAccount bounds the VMs one account has at once, compiling
+	// or running (default [DefaultRunsPerAccount]), and QueueWait how
+	// long a call waits for one (default [DefaultQueueWait]).
+	RunsPerAccount int
+	QueueWait      time.Duration
+	// CPUBudget is the VM time the failed calls of one account may take
+	// in a rolling CPUWindow (defaults [DefaultCPUBudget],
+	// [DefaultCPUWindow]); a negative budget is none.
+	CPUBudget, CPUWindow time.Duration
+	Now                  func() time.Time
 }
 
 // Service manages export templates and runs them. It is safe for
@@ -50,6 +60,10 @@ type Options struct {
 type Service struct {
 	store Store
 	o     Options
+	// accounts counts the VMs of each account, budget what their
+	// failures took: both in this process only (docs/templates.md).
+	accounts *parallel.InFlight
+	budget   *budget
 }
 
 // NewService returns a [Service] over store; it panics when a required
@@ -64,7 +78,20 @@ func NewService(store Store, o Options) *Service {
 	if o.RunTimeout <= 0 {
 		o.RunTimeout = RunTimeout
 	}
-	return &Service{store: store, o: o}
+	if o.RunsPerAccount <= 0 {
+		o.RunsPerAccount = DefaultRunsPerAccount
+	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = DefaultQueueWait
+	}
+	if o.CPUBudget == 0 {
+		o.CPUBudget = DefaultCPUBudget
+	}
+	if o.CPUWindow <= 0 {
+		o.CPUWindow = DefaultCPUWindow
+	}
+	return &Service{store: store, o: o, accounts: parallel.NewInFlight(o.RunsPerAccount),
+		budget: newBudget(o.CPUBudget, o.CPUWindow)}
 }
 
 func (s *Service) clock() time.Time { return s.o.Now().UTC().Truncate(time.Second) }
@@ -83,7 +110,11 @@ type Draft struct {
 // ([apperr.RequestTooLarge], details.field "scriptSource") or one that
 // does not compile ([scriptRefused]: details.field "scriptSource",
 // "reason", "kind", "message", "line", "column"); [apperr.Conflict]
-// (details.reason "template_limit") past [MaxTemplates].
+// (details.reason "template_limit") past [MaxTemplates]; and the
+// refusals of the runtime's fair share, [apperr.RateLimited]
+// (details.limit "template_runs_per_account" or "template_cpu_budget")
+// and [apperr.Unavailable] (details.limit "template_vms"), both with
+// details.retryAfterSeconds (docs/templates.md, Limits).
 func (s *Service) Create(ctx context.Context, accountID string, d Draft) (*Template, error) {
 	n, err := name.Check("name", d.Name, MaxNameLen)
 	if err != nil {
@@ -122,7 +153,7 @@ func (s *Service) fill(ctx context.Context, t *Template, source string) error {
 	if err := checkContentType(t.ContentType); err != nil {
 		return err
 	}
-	c, err := s.compile(ctx, source)
+	c, err := s.compile(ctx, t.AccountID, source)
 	if err != nil {
 		return err
 	}
@@ -130,13 +161,18 @@ func (s *Service) fill(ctx context.Context, t *Template, source string) error {
 	return nil
 }
 
-// compile checks source's size and compiles it.
-func (s *Service) compile(ctx context.Context, source string) (*Compiled, error) {
+// compile checks source's size and compiles it in one of the account's
+// VMs ([Service.inVM]).
+func (s *Service) compile(ctx context.Context, accountID, source string) (*Compiled, error) {
 	if len(source) > MaxScriptBytes {
 		return nil, apperr.New(apperr.RequestTooLarge, "scriptSource: at most %d bytes", MaxScriptBytes).
 			WithDetail("field", "scriptSource").WithDetail("limitBytes", MaxScriptBytes)
 	}
-	c, err := s.o.Runner.Compile(ctx, source)
+	var c *Compiled
+	err := s.inVM(ctx, accountID, func(ctx context.Context) (err error) {
+		c, err = s.o.Runner.Compile(ctx, source)
+		return err
+	})
 	if err != nil {
 		return nil, scriptRefused(err)
 	}

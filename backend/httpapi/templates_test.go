@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -186,7 +187,13 @@ func TestTemplateBombs(t *testing.T) {
 	t.Parallel()
 	// Long enough that a stack overflow (4,000 frames) ends at the stack
 	// cap, not the clock, on a loaded machine under -race.
-	ts := newTestServer(t, func(c *server.Config) { c.TemplateRunTimeout = 2 * time.Second })
+	// The bombs of one account run at once here, and wait for the
+	// engine's slots as long as it takes: the fair share
+	// (TestTemplateFairness) would refuse all but one of them.
+	ts := newTestServer(t, func(c *server.Config) {
+		c.TemplateRunTimeout = 2 * time.Second
+		c.TemplateRunsPerAccount, c.TemplateQueueWait = 10, 10*time.Minute
+	})
 	// The export-operation burst limit (10 per account, which template
 	// tests share) lets each account run 10 at once: three accounts.
 	var keys, projects [3]string
@@ -264,4 +271,138 @@ func TestTemplateBombs(t *testing.T) {
 	if strings.Contains(ts.logs.String(), "internal error") {
 		t.Errorf("a client that went away was logged as an internal error:\n%s", ts.logs.String())
 	}
+}
+
+// loopTemplate never returns: each run burns its whole time limit.
+const loopTemplate = `function exportTimeline() { while (true) {} }`
+
+// attempt posts body to path as secret until ctx ends; a request cut
+// by ctx is a response of status 0. Safe to call from any goroutine.
+func (ts *testServer) attempt(ctx context.Context, path, secret, body string) response {
+	req, err := http.NewRequestWithContext(ctx, "POST", ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		return response{}
+	}
+	req.Header.Set("Authorization", "Bearer "+secret)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := ts.client.Do(req)
+	if err != nil {
+		return response{}
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		return response{}
+	}
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// TestTemplateFairness: one account's endless loops, several at once,
+// take one VM; its other runs are refused 429 rate_limited with
+// Retry-After, and another account's test runs meanwhile
+// (docs/templates.md, Fair share).
+func TestTemplateFairness(t *testing.T) {
+	t.Parallel()
+	// The loop that gets the account's VM holds it until the test lets go.
+	ts := newTestServer(t, func(c *server.Config) { c.TemplateRunTimeout = 5 * time.Minute })
+	keyA, keyB := ts.pro("fair-a@example.com"), ts.pro("fair-b@example.com")
+	projectA := ts.mustProject(keyA, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	projectB := ts.mustProject(keyB, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	r := ts.postJSON("POST", templatesPath, keyB, `{"name":"CSV","scriptSource":`+jsonString(csvTemplate)+`}`)
+	if r.status != 201 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	idB := r.json(t)["id"].(string)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const loops = 5
+	answers := make(chan response, loops)
+	for range loops {
+		go func() {
+			answers <- ts.attempt(ctx, templatesPath+"/validate", keyA,
+				`{"scriptSource":`+jsonString(loopTemplate)+`,"mode":"test","projectId":"`+projectA+`"}`)
+		}()
+	}
+	// All but the loop holding the account's VM are refused, after the
+	// queue wait.
+	for range loops - 1 {
+		a := <-answers
+		wantError(t, a, 429, "rate_limited")
+		if e := a.apiError(t); e.Details["limit"] != "template_runs_per_account" || e.Details["retryAfterSeconds"] == nil {
+			t.Errorf("refusal details = %v; want limit template_runs_per_account and retryAfterSeconds", e.Details)
+		}
+		if a.header.Get("Retry-After") == "" {
+			t.Error("a refused run has no Retry-After")
+		}
+	}
+	test := ts.postJSON("POST", templatesPath+"/"+idB+"/test", keyB, `{"projectId":"`+projectB+`"}`)
+	if test.status != 200 {
+		t.Fatalf("another account's test while the loop runs: %d %s", test.status, test.body)
+	}
+	want := "n,start,end,text\n1,00:00:01,000,00:00:02,000,\"Hi.\"\n2,00:00:03,000,00:00:04,000,\"Bye.\"\n"
+	if out := test.json(t)["test"].(map[string]any); out["output"] != want {
+		t.Errorf("output = %q; want %q", out["output"], want)
+	}
+
+	cancel()
+	if a := <-answers; a.status != 0 {
+		t.Errorf("the loop holding the VM was answered %d %s; want it still running until cut", a.status, a.body)
+	}
+}
+
+// BenchmarkTemplateFairness: another account's trivial template test,
+// alone and while one account keeps 12 endless loops coming (each refused
+// one retried at once). It reports both latencies (target: attacked
+// within about 2 s; before the fair share it waited about a minute).
+func BenchmarkTemplateFairness(b *testing.B) {
+	ts, keyB := benchServer(b)
+	keyA := ts.pro("attacker@example.com")
+	projectA := ts.mustProject(keyA, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	projectB := ts.mustProject(keyB, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	r := ts.postJSON("POST", templatesPath, keyB, `{"name":"CSV","scriptSource":`+jsonString(csvTemplate)+`}`)
+	if r.status != 201 {
+		b.Fatalf("create: %d %s", r.status, r.body)
+	}
+	path := templatesPath + "/" + r.json(b)["id"].(string) + "/test"
+	runB := func() time.Duration {
+		ts.clock.Advance(3 * time.Second) // past the export burst limit
+		start := time.Now()
+		if r := ts.do(request{method: "POST", path: path, secret: keyB, body: strings.NewReader(`{"projectId":"` + projectB + `"}`),
+			contentType: "application/json", raw: true}); r.status != 200 {
+			b.Fatalf("test: %d %s", r.status, r.body)
+		}
+		return time.Since(start)
+	}
+
+	var alone, attacked time.Duration
+	b.ResetTimer()
+	for range b.N {
+		alone += runB()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	refused := make(chan struct{})
+	var once sync.Once
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				if a := ts.attempt(ctx, templatesPath+"/validate", keyA,
+					`{"scriptSource":`+jsonString(loopTemplate)+`,"mode":"test","projectId":"`+projectA+`"}`); a.status == 429 {
+					once.Do(func() { close(refused) })
+				}
+			}
+		}()
+	}
+	<-refused // the attack holds its VM
+	for range b.N {
+		attacked += runB()
+	}
+	b.StopTimer()
+	cancel()
+	wg.Wait()
+	b.ReportMetric(float64(alone.Milliseconds())/float64(b.N), "alone-ms")
+	b.ReportMetric(float64(attacked.Milliseconds())/float64(b.N), "attacked-ms")
 }

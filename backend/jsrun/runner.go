@@ -39,12 +39,17 @@ type Options struct {
 	MemoryLimit int
 	// MaxStackSlots bounds each VM's call depth; 0 is DefaultMaxStackSlots.
 	MaxStackSlots int
+	// QueueWait bounds how long a call waits for a VM slot before it
+	// returns exporttpl.ErrBusy, running nothing; 0 waits as long as the
+	// call's context (docs/templates.md, Limits).
+	QueueWait time.Duration
 }
 
 // Runner compiles and runs export templates, each call in a fresh VM. It
 // implements exporttpl.Runner and is safe for concurrent use.
 type Runner struct {
 	sem        chan struct{}
+	wait       time.Duration
 	bufs       sync.Pool // *[]byte for the cues' JSON
 	memLimit   uintptr
 	stackSlots uintptr
@@ -69,6 +74,7 @@ func New(opts Options) *Runner {
 	}
 	return &Runner{
 		sem:        make(chan struct{}, n),
+		wait:       opts.QueueWait,
 		memLimit:   uintptr(mem),
 		stackSlots: uintptr(slots),
 		prelude:    preludeEval(exporttpl.MaxOutputBytes),
@@ -85,12 +91,13 @@ func New(opts Options) *Runner {
 //  3. the script's top level in that VM, then the check that
 //     exportTimeline is a function.
 func (r *Runner) Compile(ctx context.Context, src string) (*exporttpl.Compiled, error) {
-	deadline := time.Now().Add(exporttpl.CompileTimeout)
 	if err := r.acquire(ctx); err != nil {
 		return nil, err
 	}
 	defer r.release()
-	s := r.open(ctx, deadline)
+	// The time limit starts with the VM: the wait for a slot is not the
+	// script's.
+	s := r.open(ctx, time.Now().Add(exporttpl.CompileTimeout))
 	defer s.close()
 
 	// 1. The engine parses without running anything.
@@ -222,7 +229,8 @@ func (r *Runner) putBuf(b *[]byte) {
 	}
 }
 
-// acquire takes a VM slot, or returns ctx's error when ctx ends first.
+// acquire takes a VM slot, or returns ctx's error when ctx ends first
+// and exporttpl.ErrBusy when the runner's queue wait does.
 func (r *Runner) acquire(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -230,6 +238,19 @@ func (r *Runner) acquire(ctx context.Context) error {
 	select {
 	case r.sem <- struct{}{}:
 		return nil
+	default:
+	}
+	var busy <-chan time.Time
+	if r.wait > 0 {
+		t := time.NewTimer(r.wait)
+		defer t.Stop()
+		busy = t.C
+	}
+	select {
+	case r.sem <- struct{}{}:
+		return nil
+	case <-busy:
+		return exporttpl.ErrBusy
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -139,6 +139,20 @@ type Config struct {
 	// TemplateRunTimeout bounds one run of a template's script (default
 	// 10 s). Tests shorten it.
 	TemplateRunTimeout time.Duration
+	// TemplateRunsPerAccount bounds the template VMs one account has at
+	// once, compiling or running (default exporttpl.DefaultRunsPerAccount,
+	// 1), so one account's loops cannot queue everyone else's runs behind
+	// them. TemplateQueueWait is how long a call waits for its account's
+	// VM, and then for a free VM of the server, before it is answered 429
+	// rate_limited or 503 unavailable (default 2 s each).
+	TemplateRunsPerAccount int
+	TemplateQueueWait      time.Duration
+	// TemplateCPUBudget is the VM time one account's failed and timed-out
+	// template calls may take in a rolling TemplateCPUWindow before its
+	// next ones are answered 429 rate_limited (defaults 60 s in 10
+	// minutes; a negative budget is none). Both counts are kept per
+	// server process (docs/templates.md, Limits).
+	TemplateCPUBudget, TemplateCPUWindow time.Duration
 	// VideoOff turns media uploads and video jobs off: their routes
 	// answer 503 unavailable. They are also off when ffmpeg is missing.
 	VideoOff bool

@@ -10,13 +10,20 @@ import (
 
 // newTemplates returns the export-template service, its scripts run by
 // jsrun's QuickJS sandbox, or nil when [Config.TemplatesOff]. Tests share
-// the export-operation burst limit with exports.
+// the export-operation burst limit with exports. One wait bounds both the
+// queue for the account's VM and the one for any VM.
 func newTemplates(db store.DB, projects *project.Service, pool *quota.Service, limiter *quota.Service, cfg *Config) *exporttpl.Service {
 	if cfg.TemplatesOff {
 		return nil
 	}
-	return exporttpl.NewService(db.Templates(), exporttpl.Options{Runner: jsrun.New(jsrun.Options{}),
-		Projects: projects, Pool: pool, Limiter: limiter, RunTimeout: cfg.TemplateRunTimeout, Now: cfg.Now})
+	wait := cfg.TemplateQueueWait
+	if wait <= 0 {
+		wait = exporttpl.DefaultQueueWait
+	}
+	return exporttpl.NewService(db.Templates(), exporttpl.Options{Runner: jsrun.New(jsrun.Options{QueueWait: wait}),
+		Projects: projects, Pool: pool, Limiter: limiter, RunTimeout: cfg.TemplateRunTimeout,
+		RunsPerAccount: cfg.TemplateRunsPerAccount, QueueWait: wait,
+		CPUBudget: cfg.TemplateCPUBudget, CPUWindow: cfg.TemplateCPUWindow, Now: cfg.Now})
 }
 
 // templatesOrNil is t as the exporter's renderer: a nil *Service must
