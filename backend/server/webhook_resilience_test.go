@@ -773,6 +773,10 @@ func TestWebhookRedeliverJustAfterFailure(t *testing.T) {
 	e := newHookEnv(t, func(c *server.Config) {
 		// The window ends with the first or second attempt.
 		c.WebhookSchedule = webhook.Schedule{First: 100 * time.Millisecond, Cap: 200 * time.Millisecond, Window: time.Second}
+		// The receiver fails every delivery until it is redelivered: its
+		// circuit would hold the redelivers back, past their 1 s window
+		// (TestWebhookBreaker). Here each must be attempted at once.
+		c.WebhookBreakerFailures = 1000
 	})
 	var mu sync.Mutex
 	fixed := map[string]bool{} // deliveries the receiver now accepts
