@@ -133,6 +133,18 @@ type Config struct {
 	// webhook.DefaultSchedule() (10 s doubling to an hour, for 3 days).
 	// Tests shorten it.
 	WebhookSchedule webhook.Schedule
+	// WebhookPerAccount bounds the delivery attempts of one account a
+	// process makes at once (default webhook.DefaultPerAccount, 2): a
+	// receiver that never answers holds no more delivery workers than
+	// that, and another account's deliveries go on (docs/webhooks.md,
+	// Delivery queue).
+	WebhookPerAccount int
+	// WebhookBreakerFailures failed attempts in a row to one URL (default
+	// webhook.DefaultBreakerFailures, 5) open its circuit: no attempt to
+	// it for WebhookBreakerCoolDown (default 1 minute), then one probe.
+	// Both limits are per process.
+	WebhookBreakerFailures int
+	WebhookBreakerCoolDown time.Duration
 	// TemplatesOff turns the export-template runtime off: every template
 	// route answers 503 unavailable and exports refuse templateIds.
 	TemplatesOff bool

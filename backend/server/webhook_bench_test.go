@@ -260,3 +260,52 @@ func checkNoneSent(b *testing.B, srv *server.Server, rcv *receiver, accounts []b
 		b.Fatalf("disabled webhooks sent %d requests", n)
 	}
 }
+
+// BenchmarkWebhookBesideHungReceiver: how long one account's delivery
+// takes, from its redeliver to its arrival at a fast local receiver
+// (ns/op), alone and while another account's receiver never answers (issue #30).
+// Settings are production's (attempt timeout 10 s, per-account cap 2,
+// breaker 5 failures for a minute) but for the queue's polling, 100 ms,
+// so that the poll does not hide the queueing. In "beside a hung
+// receiver" the other account has 6 deliveries due before the first
+// operation, its receiver holding every request it gets; as its attempts
+// time out they are retried on the schedule, or held back by its
+// circuit. first-delivery-ms is the account's first delivery, from its
+// export, made while the hung attempts are fresh: on a shared queue it
+// waited for their timeout.
+func BenchmarkWebhookBesideHungReceiver(b *testing.B) {
+	for _, mode := range []struct {
+		name string
+		hang bool
+	}{{"alone", false}, {"beside a hung receiver", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			e := newHookEnv(b, func(c *server.Config) {
+				c.WebhookSchedule, c.WebhookTimeout, c.WebhookBreakerCoolDown = webhook.Schedule{}, 0, 0
+			})
+			if mode.hang {
+				hung := hangOwner(b, e)
+				for range 6 {
+					e.export(b)
+				}
+				hung.waitHeld(b, webhook.DefaultPerAccount)
+			}
+			fast := e.secondAccount(b, "fast@example.com", newReceiver(b))
+			firstAt := time.Now()
+			fast.export(b)
+			fast.rcv.waitFor(b, 1, logWait)
+			first := time.Since(firstAt)
+			id := fast.waitLog(b, "the first delivery delivered", allOf(1, func(d hookDelivery) bool { return d.Status == "delivered" }))[0].DeliveryID
+			b.ResetTimer()
+			for i := range b.N {
+				// The log's outcome is committed just after the answer:
+				// wait for it, untimed, before the next redeliver.
+				b.StopTimer()
+				fast.waitLog(b, "the delivery delivered", allOf(1, func(d hookDelivery) bool { return d.Status == "delivered" }))
+				b.StartTimer()
+				mustCall(b, "POST", fast.base+"/webhook/deliveries/"+id+"/redeliver", fast.key, "", 202, nil)
+				fast.rcv.waitFor(b, i+2, logWait)
+			}
+			b.ReportMetric(float64(first.Microseconds())/1000, "first-delivery-ms")
+		})
+	}
+}

@@ -116,13 +116,16 @@ func (r *receiver) waitFor(t testing.TB, n int, limit time.Duration) []delivery 
 var loopbackOnly = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
 
 // fastWebhooks shortens the webhook schedule and the queue's polling
-// for tests: retries after 100 ms doubling to 400 ms, for 30 s; and it
-// allows loopback destinations.
+// for tests: retries after 100 ms doubling to 400 ms, for 30 s, and an
+// open circuit's cool-down of 100 ms, so a receiver down for a test's
+// while is tried again as soon as the schedule would; and it allows
+// loopback destinations.
 func fastWebhooks(cfg *server.Config, caFile string) {
 	cfg.WebhookCAFile = caFile
 	cfg.WebhookAllow = loopbackOnly
 	cfg.WebhookSchedule = webhook.Schedule{First: 100 * time.Millisecond, Cap: 400 * time.Millisecond, Window: 30 * time.Second}
 	cfg.WebhookTimeout = 2 * time.Second
+	cfg.WebhookBreakerCoolDown = 100 * time.Millisecond
 	cfg.JobPollInterval = 100 * time.Millisecond
 }
 

@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/server"
+	"github.com/captionqa/captionqa/backend/store/jobs"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
 
@@ -315,7 +317,7 @@ func TestWebhookWindowEndsThenRedeliver(t *testing.T) {
 	// Fixing a receiver takes a while: by then the job of the last
 	// attempt has long ended. (Redelivering at the instant the log says
 	// failed is TestWebhookRedeliverJustAfterFailure.)
-	time.Sleep(time.Second)
+	waitDeliveryJobsDone(t, e)
 	e.rcv.setAnswer(nil)
 	// httpapi's deliveryResult is unexported: its one member.
 	var out struct {
@@ -334,6 +336,35 @@ func TestWebhookWindowEndsThenRedeliver(t *testing.T) {
 	if !last.Verified || last.Header.Get(webhook.HeaderAttempt) != strconv.Itoa(d.Attempts) {
 		t.Errorf("the redelivered request: verified %v, attempt %q; want verified, attempt %d",
 			last.Verified, last.Header.Get(webhook.HeaderAttempt), d.Attempts)
+	}
+}
+
+// waitDeliveryJobsDone waits, up to logWait, until no delivery job of
+// e's server waits or runs: River's own record of its jobs, read from
+// the database file, since the delivery log says failed before the job
+// of the last attempt has ended.
+func waitDeliveryJobsDone(t *testing.T, e *hookEnv) {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(e.dir, server.DBFile)+"?_pragma=busy_timeout(5000)&_pragma=query_only(ON)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(logWait)
+	for {
+		var live int
+		err := db.QueryRow(`SELECT count(*) FROM river_job WHERE kind = ? AND state NOT IN ('completed', 'cancelled', 'discarded')`,
+			jobs.WebhookJobKind).Scan(&live)
+		if err != nil {
+			t.Fatalf("delivery jobs: %v", err)
+		}
+		if live == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d delivery jobs still wait or run after %v", live, logWait)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -742,6 +773,10 @@ func TestWebhookRedeliverJustAfterFailure(t *testing.T) {
 	e := newHookEnv(t, func(c *server.Config) {
 		// The window ends with the first or second attempt.
 		c.WebhookSchedule = webhook.Schedule{First: 100 * time.Millisecond, Cap: 200 * time.Millisecond, Window: time.Second}
+		// The receiver fails every delivery until it is redelivered: its
+		// circuit would hold the redelivers back, past their 1 s window
+		// (TestWebhookBreaker). Here each must be attempted at once.
+		c.WebhookBreakerFailures = 1000
 	})
 	var mu sync.Mutex
 	fixed := map[string]bool{} // deliveries the receiver now accepts

@@ -29,7 +29,8 @@ func (w *webhookWorker) register(ws *jobs.Workers) {
 // system's roots plus [Config.WebhookCAFile]'s, and follow
 // [Config.WebhookTimeout] and [Config.WebhookSchedule], and connect
 // only where [Config.WebhookAllow] and [Config.WebhookAllowPrivate]
-// let them.
+// let them; [Config.WebhookPerAccount] and the breaker's settings bound
+// what one account's or one receiver's deliveries hold.
 func newWebhooks(q store.Queue, cfg *Config) (*webhook.Service, error) {
 	var ca []byte
 	if cfg.WebhookCAFile != "" {
@@ -45,5 +46,6 @@ func newWebhooks(q store.Queue, cfg *Config) (*webhook.Service, error) {
 		return nil, fmt.Errorf("server: webhook CA %s: %w", cfg.WebhookCAFile, err)
 	}
 	return webhook.NewService(q.Webhooks(), webhook.Options{Client: client, Schedule: cfg.WebhookSchedule,
-		Now: cfg.Now, Logger: cfg.logger().With("component", "webhook"), Policy: policy}), nil
+		Now: cfg.Now, Logger: cfg.logger().With("component", "webhook"), Policy: policy,
+		PerAccount: cfg.WebhookPerAccount, BreakerFailures: cfg.WebhookBreakerFailures, BreakerCoolDown: cfg.WebhookBreakerCoolDown}), nil
 }

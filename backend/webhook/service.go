@@ -34,6 +34,14 @@ type Options struct {
 	// ([NewClient]); Put also refuses, up front, a URL whose host is a
 	// literal address or localhost that it refuses.
 	Policy Policy
+	// PerAccount bounds the attempts of one account's deliveries made at
+	// once by this process (default [DefaultPerAccount]).
+	PerAccount int
+	// BreakerFailures failed attempts in a row to a URL open its circuit
+	// (default [DefaultBreakerFailures]) for BreakerCoolDown (default
+	// [DefaultBreakerCoolDown]).
+	BreakerFailures int
+	BreakerCoolDown time.Duration
 }
 
 // Service configures an account's webhook and delivers its events. It is
@@ -45,6 +53,7 @@ type Service struct {
 	now      func() time.Time
 	log      *slog.Logger
 	policy   Policy
+	limits   limits
 }
 
 // NewService returns a [Service] over store; it panics without a client
@@ -63,6 +72,7 @@ func NewService(store Store, o Options) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.limits = newLimits(o, s.now)
 	return s
 }
 
@@ -161,7 +171,10 @@ func (s *Service) Deliveries(ctx context.Context, accountID string, limit int) (
 
 // Test records a test delivery and makes one signed attempt of it at
 // once, enabled or not, so an integrator can check a receiver before
-// turning deliveries on; it is not retried. It returns the delivery
+// turning deliveries on; it is not retried. It is not held back by the
+// delivery limits, but its outcome counts in its URL's circuit: a
+// receiver's fix, checked with a test, resumes its deliveries at once.
+// It returns the delivery
 // with the attempt's outcome, or [apperr.Conflict] (details.reason
 // "no_webhook") when the account has no webhook.
 func (s *Service) Test(ctx context.Context, accountID string) (*Delivery, error) {
@@ -174,6 +187,7 @@ func (s *Service) Test(ctx context.Context, accountID string) (*Delivery, error)
 		return nil, err
 	}
 	out := send(ctx, s.client, c, d, 1, s.now())
+	s.limits.breaker.done(c.URL, false, resultOf(ctx, out))
 	s.record(d, out, false)
 	if !out.ok {
 		s.log.Info("webhook test delivery failed", "delivery", d.ID, "account", d.AccountID,
@@ -248,9 +262,14 @@ func (s *Service) configOf(ctx context.Context, accountID string) (*Config, erro
 // to be sent). A delivery that is gone, no longer pending, or in a later
 // run (a redeliver, or a rescue after a crash, queued a new job) is left
 // alone; one whose webhook is disabled or removed is marked disabled,
-// unsent. Its error is a store failure, after which the queue retries
-// the step: the receiver may then get the delivery twice (at least once;
-// the receipt's irRevision is the idempotency key).
+// unsent. The delivery limits (docs/webhooks.md, Delivery queue) may hold
+// the attempt back, unmade and uncounted: [BusyWait] while the account
+// has its attempts at once in flight, and, while the URL's circuit is
+// open, until the cool-down ends, which its nextAttemptAt then says (or
+// for good, failed, when that is past its retry window). Its error is a
+// store failure, after which the queue retries the step: the receiver
+// may then get the delivery twice (at least once; the receipt's
+// irRevision is the idempotency key).
 func (s *Service) Attempt(ctx context.Context, deliveryID string, run int) (retryIn time.Duration, err error) {
 	d, err := s.store.Delivery(ctx, deliveryID)
 	if apperr.KindOf(err) == apperr.NotFound {
@@ -270,8 +289,22 @@ func (s *Service) Attempt(ctx context.Context, deliveryID string, run int) (retr
 		d.Status, d.NextAttemptAt = Disabled, time.Time{}
 		return 0, s.recordAttempt(ctx, d)
 	}
+	if !s.limits.accounts.Enter(d.AccountID) {
+		// Nothing is recorded: a slot frees within an attempt's timeout.
+		return BusyWait, nil
+	}
+	defer s.limits.accounts.Leave(d.AccountID)
+	ok, probe, until := s.limits.breaker.allow(c.URL)
+	if !ok {
+		return s.holdBack(ctx, d, until)
+	}
+	// Whatever happens from here, the circuit hears how the attempt
+	// ended: a probe left unreported would keep it half-open for good.
+	res := abandoned
+	defer func() { s.limits.breaker.done(c.URL, probe, res) }()
 	now := s.now()
 	out := send(ctx, s.client, c, d, d.Attempts+1, now)
+	res = resultOf(ctx, out)
 	s.record(d, out, true)
 	if d.Status == Pending {
 		retryIn = d.NextAttemptAt.Sub(now)
@@ -285,6 +318,42 @@ func (s *Service) Attempt(ctx context.Context, deliveryID string, run int) (retr
 		return 0, err
 	}
 	return max(retryIn, 0), nil
+}
+
+// holdBack keeps d pending without an attempt until until, when its
+// URL's circuit lets one through, and records that as its next attempt;
+// or, when until is past d's retry window (as the next attempt after a
+// failure would be), marks it failed for good, its last attempt's
+// outcome kept. It returns the wait, 0 for a failed delivery.
+func (s *Service) holdBack(ctx context.Context, d *Delivery, until time.Time) (time.Duration, error) {
+	if until.Sub(d.WindowStart) > s.schedule.Window {
+		d.Status, d.NextAttemptAt = Failed, time.Time{}
+		if d.LastError == "" {
+			d.LastError = ReasonCircuitOpen
+		}
+		s.log.Warn("webhook delivery failed for good: its retry window ended while its receiver's circuit was open",
+			"delivery", d.ID, "account", d.AccountID, "attempts", d.Attempts)
+		return 0, s.recordAttempt(ctx, d)
+	}
+	d.NextAttemptAt = until
+	if err := s.recordAttempt(ctx, d); err != nil {
+		return 0, err
+	}
+	// Never 0, which would end the job with the delivery still pending.
+	return max(until.Sub(s.now()), time.Millisecond), nil
+}
+
+// resultOf is how an attempt that got out ended, for the circuit: an
+// attempt cut off by ctx (this process stopping) tells nothing of the
+// receiver.
+func resultOf(ctx context.Context, out outcome) result {
+	switch {
+	case out.ok:
+		return succeeded
+	case ctx.Err() != nil:
+		return abandoned
+	}
+	return failed
 }
 
 func (s *Service) recordAttempt(ctx context.Context, d *Delivery) error {

@@ -15,8 +15,9 @@ import (
 type Upkeep func(ws *Workers) (*river.PeriodicJob, error)
 
 // Config builds River's client configuration from opts: the workers, the
-// sweeper, the tasks and the adapter's upkeep, the default and named
-// queues. works reports whether the client works jobs (else it only
+// sweeper, the tasks and the adapter's upkeep, the default queue, the
+// delivery and upkeep queues ([WebhookQueue], [UpkeepQueue]) and the
+// named ones. works reports whether the client works jobs (else it only
 // inserts: no workers, no periodic jobs). now is the clock for the
 // sweeper when opts.Now is nil; the caller sets driver-specific fields
 // (PollOnly on SQLite).
@@ -64,7 +65,12 @@ func Config(opts QueueOptions, now func() time.Time, log *slog.Logger, upkeep ..
 		n = DefaultMaxWorkers
 	}
 	cfg.Workers = workers.w
-	cfg.Queues = map[string]river.QueueConfig{DefaultQueue: {MaxWorkers: n}}
+	// The delivery and upkeep queues are worked whatever the workers:
+	// a node works every queue a job of its kinds may be in, and which
+	// queue a job goes to is fixed at insert, on any node, API-only ones
+	// too ([WebhookJobOpts], [AddPeriodic]).
+	cfg.Queues = map[string]river.QueueConfig{DefaultQueue: {MaxWorkers: n},
+		WebhookQueue: {MaxWorkers: WebhookWorkers}, UpkeepQueue: {MaxWorkers: UpkeepWorkers}}
 	for name, n := range opts.Queues {
 		cfg.Queues[name] = river.QueueConfig{MaxWorkers: n}
 	}

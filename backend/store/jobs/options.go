@@ -28,6 +28,20 @@ const (
 	RescueAfter = 15 * time.Minute
 	// DefaultQueue is River's default queue's name.
 	DefaultQueue = river.QueueDefault
+	// WebhookQueue is the queue of webhook deliveries, apart from the
+	// default queue's jobs and the upkeep so that receivers that hang
+	// (an attempt may take its whole timeout) hold only delivery slots;
+	// WebhookWorkers of them run at once on each node, and the webhook
+	// service caps how many one account holds (docs/webhooks.md,
+	// Delivery queue).
+	WebhookQueue   = "webhooks"
+	WebhookWorkers = 8
+	// UpkeepQueue is the queue of the periodic upkeep (the sweepers, the
+	// pruner, the rescuers, the [Task]s): a burst of deliveries or jobs
+	// never delays the rescue of what a crash left. UpkeepWorkers of them
+	// run at once on each node.
+	UpkeepQueue   = "upkeep"
+	UpkeepWorkers = 2
 )
 
 // QueueOptions configure a store's job queue (OpenQueue of either
@@ -41,7 +55,9 @@ type QueueOptions struct {
 	// sweeper (if any). A queue with neither only inserts jobs (an API
 	// node of a cluster).
 	Workers *Workers
-	// MaxWorkers bounds the jobs worked at once (default 4).
+	// MaxWorkers bounds the jobs of the default queue worked at once
+	// (default 4); deliveries ([WebhookQueue]) and the upkeep
+	// ([UpkeepQueue]) have queues, and bounds, of their own.
 	MaxWorkers int
 	// PollInterval is how often an idle queue looks for new jobs (default
 	// 1 s; at least 100 ms, River's fetch cooldown). On SQLite River
@@ -57,9 +73,10 @@ type QueueOptions struct {
 	// process that died mid-attempt. It must exceed the delivery job's
 	// timeout.
 	RescueDeliveriesAfter time.Duration
-	// Queues are named queues beside the default one, each with the most
-	// jobs it works at once (the video lanes); a job goes to one with
-	// [EnqueueOpts.Queue].
+	// Queues are named queues beside the default one and the two every
+	// working queue has ([WebhookQueue], [UpkeepQueue]), each with the
+	// most jobs it works at once (the video lanes); a job goes to one
+	// with [EnqueueOpts.Queue].
 	Queues map[string]int
 	// Tasks run periodically on one process at a time, and once when the
 	// queue starts (the media sweeper, the video job rescuer).

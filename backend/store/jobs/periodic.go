@@ -32,9 +32,15 @@ func onePending(every time.Duration) river.UniqueOpts {
 		rivertype.JobStatePending, rivertype.JobStateRetryable, rivertype.JobStateRunning, rivertype.JobStateScheduled}}
 }
 
+// upkeepOpts are the insert options of a periodic job of period every.
+func upkeepOpts(every time.Duration) *river.InsertOpts {
+	return &river.InsertOpts{Queue: UpkeepQueue, UniqueOpts: onePending(every)}
+}
+
 // AddPeriodic registers fn as the worker of args' kind in ws and returns
-// its periodic job: every every and once at the start, one run pending at
-// a time across processes, each bounded by [UpkeepTimeout]. The store
+// its periodic job: every every and once at the start, in [UpkeepQueue],
+// one run pending at a time across processes, each bounded by
+// [UpkeepTimeout]. The store
 // adapters add their own upkeep with it (pruning and rescuing webhook
 // deliveries).
 func AddPeriodic[T JobArgs](ws *Workers, args T, every time.Duration, fn func(ctx context.Context) error) (*river.PeriodicJob, error) {
@@ -43,7 +49,7 @@ func AddPeriodic[T JobArgs](ws *Workers, args T, every time.Duration, fn func(ct
 	}
 	return river.NewPeriodicJob(river.PeriodicInterval(every),
 		func() (river.JobArgs, *river.InsertOpts) {
-			return args, &river.InsertOpts{UniqueOpts: onePending(every)}
+			return args, upkeepOpts(every)
 		},
 		&river.PeriodicJobOpts{ID: args.Kind(), RunOnStart: true}), nil
 }
@@ -135,7 +141,7 @@ func addTasks(ws *Workers, tasks []Task) ([]*river.PeriodicJob, error) {
 		args, every := taskArgs{Name: t.Name}, t.Every
 		jobs = append(jobs, river.NewPeriodicJob(river.PeriodicInterval(every),
 			func() (river.JobArgs, *river.InsertOpts) {
-				return args, &river.InsertOpts{UniqueOpts: onePending(every)}
+				return args, upkeepOpts(every)
 			},
 			&river.PeriodicJobOpts{ID: taskKind + ":" + t.Name, RunOnStart: true}))
 	}

@@ -13,7 +13,8 @@ type WebhookJob struct {
 // Kind names the job's worker.
 func (WebhookJob) Kind() string { return WebhookJobKind }
 
-// WebhookJobOpts are the delivery job's: it keeps the delivery's own
-// schedule by snoozing ([HandleSnoozing]); River's retries, on its
-// default policy, only cover failures of the store.
-func WebhookJobOpts() *EnqueueOpts { return &EnqueueOpts{MaxAttempts: 25} }
+// WebhookJobOpts are the delivery job's: it runs in [WebhookQueue] and
+// keeps the delivery's own schedule by snoozing ([HandleSnoozing]);
+// River's retries, on its default policy, only cover failures of the
+// store.
+func WebhookJobOpts() *EnqueueOpts { return &EnqueueOpts{MaxAttempts: 25, Queue: WebhookQueue} }
