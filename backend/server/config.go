@@ -139,6 +139,9 @@ type Config struct {
 	// TemplateRunTimeout bounds one run of a template's script (default
 	// 10 s). Tests shorten it.
 	TemplateRunTimeout time.Duration
+	// ExportRetention is how long exports and their files are kept
+	// (default 30 days, [project.ExportRetention]; docs/api.md, Storage).
+	ExportRetention time.Duration
 	// VideoOff turns media uploads and video jobs off: their routes
 	// answer 503 unavailable. They are also off when ffmpeg is missing.
 	VideoOff bool
