@@ -71,7 +71,7 @@ func storageQuota(e *env) {
 	u.Bytes = 2000
 	e.upload(u)
 	e.upload(e.newUpload(4, plain.ID, p.ID, time.Hour)) // another account's
-	ex := e.newExport(5, a.ID, "youtube", "lms") // 2 x 1234 bytes
+	ex := e.newExport(5, a.ID, "youtube", "lms")        // 2 x 1234 bytes
 	_, err = e.queue().Exports().CreateExport(e.ctx, ex, e.runCount(a.ID, 10), false)
 	must(t, err)
 	want := account.Storage{Artifacts: 2468, Media: 2000, Revisions: 500, Quota: 10_000}
