@@ -75,8 +75,11 @@ type Account struct {
 	APIDisabled bool
 	// DailyCap is the number of successful v1 runs per UTC day: 10 for
 	// free_plus, configurable up to 9,999 for pro.
-	DailyCap  int
-	CreatedAt time.Time
+	DailyCap int
+	// StorageQuota overrides the tier's storage quota in bytes (the admin
+	// CLI's --storage-quota); 0 keeps the tier's ([Account.StorageLimit]).
+	StorageQuota int64
+	CreatedAt    time.Time
 }
 
 // Has reports whether the account holds the entitlement.
@@ -158,6 +161,9 @@ type AccountUpdate struct {
 	Features    *[]string
 	DailyCap    *int
 	APIDisabled *bool
+	// StorageQuota sets the storage quota override in bytes; 0 returns
+	// to the tier's.
+	StorageQuota *int64
 }
 
 // NewKey is the input of Service.CreateKey.

@@ -65,8 +65,10 @@ func (s *Service) CreateAccount(ctx context.Context, in NewAccount) (*Account, e
 // UpdateAccount changes the account with this email; nil fields keep their
 // value. Changing the tier resets the features and the cap to the new
 // tier's defaults unless the update sets them too; a DailyCap of 0 also
-// means the tier's default. It returns [apperr.BadRequest] for a bad email,
-// tier, feature or cap and [apperr.NotFound] if no account has the email.
+// means the tier's default, a StorageQuota of 0 the tier's quota. It
+// returns [apperr.BadRequest] for a bad email, tier, feature, cap or a
+// negative storage quota and [apperr.NotFound] if no account has the
+// email.
 func (s *Service) UpdateAccount(ctx context.Context, email string, in AccountUpdate) (*Account, error) {
 	email, err := NormalizeEmail(email)
 	if err != nil {
@@ -82,6 +84,10 @@ func (s *Service) UpdateAccount(ctx context.Context, email string, in AccountUpd
 		if err := checkTier(*in.Tier); err != nil {
 			return nil, err
 		}
+	}
+	if in.StorageQuota != nil && *in.StorageQuota < 0 {
+		return nil, apperr.New(apperr.BadRequest, "the storage quota is a number of bytes, 0 for the tier's").
+			WithDetail("field", "storageQuota")
 	}
 	a, err := s.store.UpdateAccount(ctx, email, func(a *Account) error {
 		if in.Tier != nil && *in.Tier != a.Tier {
@@ -99,6 +105,9 @@ func (s *Service) UpdateAccount(ctx context.Context, email string, in AccountUpd
 		}
 		if in.APIDisabled != nil {
 			a.APIDisabled = *in.APIDisabled
+		}
+		if in.StorageQuota != nil {
+			a.StorageQuota = *in.StorageQuota
 		}
 		return checkCap(a.Tier, a.DailyCap)
 	})
@@ -143,6 +152,17 @@ func (s *Service) Account(ctx context.Context, id string) (*Account, error) {
 		return nil, fmt.Errorf("account: account %s: %w", id, err)
 	}
 	return a, nil
+}
+
+// Storage returns what the account keeps stored against its quota
+// (docs/api.md, Storage). It returns [apperr.NotFound] if there is no
+// such account.
+func (s *Service) Storage(ctx context.Context, id string) (Storage, error) {
+	st, err := s.store.Storage(ctx, id)
+	if err != nil {
+		return st, fmt.Errorf("account: storage of %s: %w", id, err)
+	}
+	return st, nil
 }
 
 // EnsureOwner creates the owner account if no account exists yet: tier

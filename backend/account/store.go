@@ -44,6 +44,9 @@ type Store interface {
 	AccountByEmail(ctx context.Context, email string) (*Account, error)
 	// ListAccounts returns every account, oldest first.
 	ListAccounts(ctx context.Context) ([]Account, error)
+	// Storage returns what the account keeps stored against its quota,
+	// or [apperr.NotFound].
+	Storage(ctx context.Context, accountID string) (Storage, error)
 
 	// CreateKey inserts k with the SHA-256 hash of its secret. It returns
 	// [apperr.NotFound] if k.AccountID names no account and

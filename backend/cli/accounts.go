@@ -22,18 +22,20 @@ func runAccount(ctx context.Context, args []string, env Env) int {
 
 const (
 	accountCreateUsage = "--email E --tier free_plus|pro [--features a,b] [--without a,b] [--cap N] [--data DIR | --store URL] [--json]"
-	accountSetUsage    = "--email E [--tier T] [--features a,b] [--cap N] [--api-enabled true|false] [--data DIR | --store URL] [--json]"
+	accountSetUsage    = "--email E [--tier T] [--features a,b] [--cap N] [--api-enabled true|false] [--storage-quota SIZE] [--data DIR | --store URL] [--json]"
 )
 
 // accountView is an account as the admin commands print it.
 type accountView struct {
-	ID         string    `json:"id"`
-	Email      string    `json:"email"`
-	Tier       string    `json:"tier"`
-	Features   []string  `json:"features"`
-	DailyCap   int       `json:"dailyCap"`
-	APIEnabled bool      `json:"apiEnabled"`
-	CreatedAt  time.Time `json:"createdAt"`
+	ID         string   `json:"id"`
+	Email      string   `json:"email"`
+	Tier       string   `json:"tier"`
+	Features   []string `json:"features"`
+	DailyCap   int      `json:"dailyCap"`
+	APIEnabled bool     `json:"apiEnabled"`
+	// StorageQuota is the quota in bytes, the tier's unless overridden.
+	StorageQuota int64     `json:"storageQuotaBytes"`
+	CreatedAt    time.Time `json:"createdAt"`
 }
 
 func newAccountView(a *account.Account) accountView {
@@ -44,7 +46,7 @@ func newAccountView(a *account.Account) accountView {
 	// As the API decides: the v1 API needs the API_V1 entitlement, and
 	// the account not turned off.
 	return accountView{ID: a.ID, Email: a.Email, Tier: a.Tier, Features: f, DailyCap: a.DailyCap,
-		APIEnabled: !a.APIDisabled && a.Has(account.FeatureAPIV1), CreatedAt: a.CreatedAt.UTC()}
+		APIEnabled: !a.APIDisabled && a.Has(account.FeatureAPIV1), StorageQuota: a.StorageLimit(), CreatedAt: a.CreatedAt.UTC()}
 }
 
 func runAccountCreate(ctx context.Context, args []string, env Env) int {
@@ -117,6 +119,7 @@ func runAccountSet(ctx context.Context, args []string, env Env) int {
 	features := fs.String("features", "", "comma-separated entitlements, replacing the current ones")
 	dailyCap := fs.Int("cap", 0, "successful v1 runs per UTC day (0: the tier's default)")
 	apiEnabled := fs.String("api-enabled", "", "true or false: turn the account's v1 API on or off")
+	storage := fs.String("storage-quota", "", "bytes the account may keep stored, as 500MiB, 20GiB or 1TiB (0: the tier's)")
 	if code, ok := parseNoArgs(fs, args, env); !ok {
 		return code
 	}
@@ -147,6 +150,13 @@ func runAccountSet(ctx context.Context, args []string, env Env) int {
 		off := !on
 		up.APIDisabled = &off
 	}
+	if set["storage-quota"] {
+		n, err := parseSize(*storage)
+		if err != nil {
+			return usageError(env, "--storage-quota: "+err.Error())
+		}
+		up.StorageQuota = &n
+	}
 	adm, err := af.open(ctx)
 	if err != nil {
 		return af.fail(env, err)
@@ -165,8 +175,8 @@ func printAccounts(env Env, asJSON bool, a *account.Account) int {
 		return printed(env, printJSON(env.Stdout, v))
 	}
 	tw := newTable(env.Stdout)
-	fmt.Fprintf(tw, "Email:\t%s\nTier:\t%s\nDaily cap:\t%d\nAPI:\t%s\nFeatures:\t%s\nID:\t%s\n",
-		name.Escape(v.Email), v.Tier, v.DailyCap, onOff(v.APIEnabled), strings.Join(v.Features, ","), v.ID)
+	fmt.Fprintf(tw, "Email:\t%s\nTier:\t%s\nDaily cap:\t%d\nAPI:\t%s\nStorage quota:\t%s\nFeatures:\t%s\nID:\t%s\n",
+		name.Escape(v.Email), v.Tier, v.DailyCap, onOff(v.APIEnabled), sizeText(v.StorageQuota), strings.Join(v.Features, ","), v.ID)
 	return printed(env, tw.Flush())
 }
 

@@ -16,8 +16,8 @@ func (h *handler) me(c echo.Context) error {
 	return c.JSON(http.StatusOK, newMeResponse(a, u))
 }
 
-// usage serves GET /api/v1/usage: today's count and the masked active
-// keys.
+// usage serves GET /api/v1/usage: today's count, the masked active keys
+// and the account's storage.
 func (h *handler) usage(c echo.Context) error {
 	ctx := c.Request().Context()
 	a := &principalOf(c).Account
@@ -29,5 +29,9 @@ func (h *handler) usage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newUsageResponse(u, keys))
+	st, err := h.accounts.Storage(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, newUsageResponse(u, keys, st))
 }

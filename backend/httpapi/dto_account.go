@@ -33,6 +33,21 @@ type usageResponse struct {
 	RemainingToday int        `json:"remainingToday"`
 	ResetsAt       time.Time  `json:"resetsAt"`
 	Keys           []usageKey `json:"keys"`
+	Storage        storageDTO `json:"storage"`
+}
+
+// storageDTO is the contract's StorageUsage.
+type storageDTO struct {
+	UsedBytes      int64 `json:"usedBytes"`
+	QuotaBytes     int64 `json:"quotaBytes"`
+	ArtifactsBytes int64 `json:"artifactsBytes"`
+	MediaBytes     int64 `json:"mediaBytes"`
+	RevisionsBytes int64 `json:"revisionsBytes"`
+}
+
+func newStorageDTO(s account.Storage) storageDTO {
+	return storageDTO{UsedBytes: s.Used(), QuotaBytes: s.Quota, ArtifactsBytes: s.Artifacts, MediaBytes: s.Media,
+		RevisionsBytes: s.Revisions}
 }
 
 // usageKey is a key as /usage lists it: masked, never the secret.
@@ -42,9 +57,9 @@ type usageKey struct {
 	Name   string `json:"name"`
 }
 
-func newUsageResponse(u quota.Usage, keys []account.Key) usageResponse {
+func newUsageResponse(u quota.Usage, keys []account.Key, st account.Storage) usageResponse {
 	out := usageResponse{Cap: u.Cap, UsedToday: u.Used, RemainingToday: u.Remaining,
-		ResetsAt: u.ResetsAt.UTC(), Keys: []usageKey{}}
+		ResetsAt: u.ResetsAt.UTC(), Keys: []usageKey{}, Storage: newStorageDTO(st)}
 	for i := range keys {
 		k := &keys[i]
 		out.Keys = append(out.Keys, usageKey{KeyID: k.ID, Prefix: account.Masked(k), Name: k.Name})

@@ -85,6 +85,10 @@ type ExportStore interface {
 	// ArtifactByID returns the artifact whoever owns it (a signed link
 	// names no account), or [apperr.NotFound].
 	ArtifactByID(ctx context.Context, id string) (*Artifact, error)
+	// DeleteExportsBefore deletes up to limit exports created before
+	// before, with their artifacts, oldest first, and returns the blob
+	// keys of those artifacts and how many exports it deleted.
+	DeleteExportsBefore(ctx context.Context, before time.Time, limit int) (artifactKeys []string, deleted int, err error)
 }
 
 // Templates renders the account's export templates during an export

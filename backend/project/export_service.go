@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/caption/format"
@@ -34,13 +35,38 @@ type Limiter interface {
 	Allow(ctx context.Context, key string) error
 }
 
-// ExporterOptions configure an [Exporter]. All but Now are required.
+// StorageMeter reads an account's stored bytes (*account.Service).
+type StorageMeter interface {
+	// Storage returns [apperr.NotFound] for an unknown account.
+	Storage(ctx context.Context, accountID string) (account.Storage, error)
+}
+
+// MaxExportBytes bounds the files of one export together (docs/api.md,
+// Storage): eight templates may each return 16 MiB, and an export is a
+// delivery, not a store.
+const MaxExportBytes = 64 << 20
+
+// ExportRetention is how long an export and its files are kept by
+// default (docs/api.md, Storage): a delivery is downloaded within days;
+// what is kept longer counts against the account's storage.
+const ExportRetention = 30 * 24 * time.Hour
+
+// retentionBatch bounds the exports one round of the retention sweep
+// deletes.
+const retentionBatch = 200
+
+// ExporterOptions configure an [Exporter]. All but Retention and Now are
+// required.
 type ExporterOptions struct {
 	Projects Store
 	Exports  ExportStore
 	Blobs    blob.Store
 	Engine   *engine.Engine
 	Pool     Pool
+	// Storage is checked before each file is stored, so an export past
+	// the account's quota writes nothing; the store checks again in the
+	// transaction that records the export.
+	Storage StorageMeter
 	// Limiter holds the export-operation burst limit, keyed
 	// "export:"+accountID (see [ExportBurst]).
 	Limiter Limiter
@@ -51,6 +77,9 @@ type ExporterOptions struct {
 	// blob store's own URL for the artifact instead of the node serving
 	// the bytes ([Exporter.PresignArtifact]).
 	Presigner blob.Presigner
+	// Retention is how long exports are kept ([Exporter.SweepExpired]);
+	// 0 is [ExportRetention].
+	Retention time.Duration
 	Now       func() time.Time
 }
 
@@ -64,13 +93,37 @@ type Exporter struct {
 // NewExporter returns an [Exporter]; it panics when a required option is
 // missing (a wiring defect of the composition root).
 func NewExporter(o ExporterOptions) *Exporter {
-	if o.Projects == nil || o.Exports == nil || o.Blobs == nil || o.Engine == nil || o.Pool == nil || o.Limiter == nil {
-		panic("project: NewExporter needs Projects, Exports, Blobs, Engine, Pool and Limiter")
+	if o.Projects == nil || o.Exports == nil || o.Blobs == nil || o.Engine == nil || o.Pool == nil || o.Limiter == nil || o.Storage == nil {
+		panic("project: NewExporter needs Projects, Exports, Blobs, Engine, Pool, Limiter and Storage")
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Retention <= 0 {
+		o.Retention = ExportRetention
+	}
 	return &Exporter{o: o}
+}
+
+// SweepExpired deletes the exports older than the retention with their
+// artifacts, and the artifacts' bytes, in rounds of a few hundred, and
+// returns how many exports it deleted. The rows go first: a sweep cut off
+// by a crash leaves bytes no row names, which the orphan sweeper deletes,
+// and the next sweep goes on from the rows.
+func (x *Exporter) SweepExpired(ctx context.Context) (int, error) {
+	before := x.now().Add(-x.o.Retention)
+	done := 0
+	for {
+		keys, n, err := x.o.Exports.DeleteExportsBefore(ctx, before, retentionBatch)
+		if err != nil {
+			return done, fmt.Errorf("project: export retention: %w", err)
+		}
+		deleteBlobs(ctx, x.o.Blobs, keys)
+		done += n
+		if n < retentionBatch {
+			return done, nil
+		}
+	}
 }
 
 // ExportInput is what [Exporter.Export] is asked.
@@ -115,7 +168,11 @@ type Account struct {
 //     project has no timeline;
 //   - [apperr.ProcessingFailed] or [apperr.InputTooLarge] when the engine
 //     refuses the timeline, or a template's script fails (details as
-//     exporttpl's).
+//     exporttpl's);
+//   - [apperr.InputTooLarge] with details.reason "export_too_large"
+//     (details.limitBytes) when the files pass [MaxExportBytes], or
+//     "storage_quota" ([account.StorageFull]) when they do not fit the
+//     account's storage quota; nothing is stored then.
 func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in ExportInput) (*Export, error) {
 	if err := x.validate(in); err != nil {
 		return nil, err
@@ -138,12 +195,16 @@ func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in
 		return nil, apperr.New(apperr.Conflict, "the project has no timeline yet to export; store one with PUT .../ir first").
 			WithDetail("reason", "project_empty").WithDetail("currentIrRevision", 0)
 	}
+	st, err := x.o.Storage.Storage(ctx, who.ID)
+	if err != nil {
+		return nil, err
+	}
 	e := &Export{ID: uuid.NewString(), AccountID: who.ID, ProjectID: d.ID, IRRevision: d.IRRevision,
 		CreatedAt: x.now()}
 	// The bytes go first and the rows last: a crash in between leaves
 	// bytes no row names, which the sweeper deletes, never a row whose
 	// bytes are missing.
-	if err := x.deliver(ctx, d, e, in); err != nil {
+	if err := x.deliver(ctx, d, e, in, st); err != nil {
 		x.discard(e)
 		return nil, err
 	}
@@ -206,20 +267,34 @@ func (x *Exporter) validate(in ExportInput) error {
 }
 
 // deliver runs the engine per preset, then each template, and puts each
-// file in the blob store, filling e.Artifacts. The runs are sequential: each already
+// file in the blob store, filling e.Artifacts; a file that would take the
+// export past [MaxExportBytes] or the account past st's quota ends it
+// before it is stored. The runs are sequential: each already
 // uses several cores, and the HTTP layer bounds the runs at once. A
 // file's put (a durable write: it waits on the disk) overlaps the next
 // preset's run; deliver returns once every put it started has ended, so
 // a failed export leaves nothing in flight for discard to miss.
-func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput) error {
+func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput, st account.Storage) error {
 	ir := []byte(d.IR)
 	base := FileBase(d.Name)
 	puts := make(chan error, len(in.Presets)+len(in.TemplateIDs))
 	started := 0
 	var runErr error
-	// put records a and starts storing its bytes.
+	var total int64
+	// put records a and starts storing its bytes, unless they do not fit.
 	put := func(a Artifact, output string) {
-		a.Bytes = int64(len(output))
+		n := int64(len(output))
+		switch {
+		case total+n > MaxExportBytes:
+			runErr = apperr.New(apperr.InputTooLarge, "the export's files pass %d bytes together; name fewer presets or templates", MaxExportBytes).
+				WithDetail("reason", "export_too_large").WithDetail("limitBytes", MaxExportBytes)
+			return
+		case !st.Fits(total + n):
+			runErr = account.StorageFull(st, total+n)
+			return
+		}
+		total += n
+		a.Bytes = n
 		sum := sha256.Sum256([]byte(output))
 		a.SHA256 = hex.EncodeToString(sum[:])
 		e.Artifacts = append(e.Artifacts, a)
@@ -243,6 +318,9 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 		put(Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: p,
 			BlobKey: ArtifactPrefix + e.ID + "/" + p + "." + ext, Filename: base + "-" + p + "." + ext,
 			ContentType: ctype, CreatedAt: e.CreatedAt, Verdict: verdictOf(res)}, res.Output)
+		if runErr != nil {
+			break
+		}
 	}
 	if runErr == nil {
 		for _, id := range in.TemplateIDs {
@@ -254,6 +332,9 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 			put(Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: e.AccountID, Preset: TemplatePresetPrefix + out.TemplateID,
 				BlobKey: ArtifactPrefix + e.ID + "/template-" + out.TemplateID, Filename: out.Filename,
 				ContentType: out.ContentType, CreatedAt: e.CreatedAt}, out.Body)
+			if runErr != nil {
+				break
+			}
 		}
 	}
 	for range started {

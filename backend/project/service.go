@@ -10,11 +10,15 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/name"
 )
 
 // Options configure a [Service]. Zero fields take their defaults.
 type Options struct {
+	// Blobs, when set, is where a deleted project's artifacts are
+	// deleted from at once; without it the orphan sweeper deletes them.
+	Blobs blob.Store
 	// Now returns the current time; default time.Now.
 	Now func() time.Time
 }
@@ -23,12 +27,13 @@ type Options struct {
 // for concurrent use.
 type Service struct {
 	store Store
+	blobs blob.Store
 	now   func() time.Time
 }
 
 // NewService returns a [Service] over store.
 func NewService(store Store, opts Options) *Service {
-	s := &Service{store: store, now: opts.Now}
+	s := &Service{store: store, blobs: opts.Blobs, now: opts.Now}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -189,17 +194,36 @@ func staleError(base, current int) *apperr.Error {
 		WithDetail("reason", "stale_revision").WithDetail("currentIrRevision", current)
 }
 
-// Delete deletes the project and its revisions. Errors are those of
-// [Service.Get].
+// Delete deletes the project with its revisions, its exports and their
+// files, and its media (docs/api.md, Storage): the account's storage
+// usage drops at once; the artifacts' bytes are deleted now (what a
+// failure leaves, the orphan sweeper deletes), the media's by the media
+// sweeper within its period. Errors are those of [Service.Get].
 func (s *Service) Delete(ctx context.Context, accountID, id string) error {
 	id, err := checkID(id)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteProject(ctx, accountID, id); err != nil {
+	keys, err := s.store.DeleteProject(ctx, accountID, id)
+	if err != nil {
 		return notFound(err, id, "delete")
 	}
+	deleteBlobs(ctx, s.blobs, keys)
 	return nil
+}
+
+// deleteBlobs deletes keys from blobs (nil: nothing), best effort on a
+// context of its own, since the rows are gone already and what it misses
+// the orphan sweeper deletes.
+func deleteBlobs(ctx context.Context, blobs blob.Store, keys []string) {
+	if blobs == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancel()
+	for _, k := range keys {
+		_ = blobs.Delete(ctx, k)
+	}
 }
 
 // checkID returns id in its canonical form (lowercase, hyphenated) or

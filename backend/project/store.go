@@ -57,7 +57,11 @@ type Store interface {
 	// [apperr.NotFound], or a *[StaleRevisionError] when the current
 	// revision is not base.
 	AddRevision(ctx context.Context, accountID, id string, base int, rev *Revision, keep int) (*Project, error)
-	// DeleteProject deletes the project and its revisions, or returns
-	// [apperr.NotFound].
-	DeleteProject(ctx context.Context, accountID, id string) error
+	// DeleteProject deletes the project, its revisions and its exports
+	// with their artifacts, and hands its media to the media sweeper
+	// (open upload sessions end, completed media expire now), in one
+	// transaction. It returns the blob keys of the artifacts deleted, for
+	// the caller to delete at once (the orphan sweeper deletes what it
+	// misses), or [apperr.NotFound].
+	DeleteProject(ctx context.Context, accountID, id string) (artifactKeys []string, err error)
 }

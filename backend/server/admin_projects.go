@@ -44,6 +44,6 @@ func (a *Admin) Exporter(ctx context.Context, cfg Config) (*project.Exporter, er
 	}
 	return project.NewExporter(project.ExporterOptions{
 		Projects: a.db.Projects(), Exports: q.Exports(), Blobs: blobs, Engine: eng, Pool: a.Quota,
-		Limiter: newExportLimiter(a.db, &cfg), Now: cfg.Now,
+		Storage: a.Accounts, Limiter: newExportLimiter(a.db, &cfg), Now: cfg.Now,
 	}), nil
 }

@@ -165,6 +165,9 @@ type Config struct {
 	// minutes; a negative budget is none). Both counts are kept per
 	// server process (docs/templates.md, Limits).
 	TemplateCPUBudget, TemplateCPUWindow time.Duration
+	// ExportRetention is how long exports and their files are kept
+	// (default 30 days, [project.ExportRetention]; docs/api.md, Storage).
+	ExportRetention time.Duration
 	// VideoOff turns media uploads and video jobs off: their routes
 	// answer 503 unavailable. They are also off when ffmpeg is missing.
 	VideoOff bool

@@ -39,8 +39,8 @@ func (s *Server) Run(ctx context.Context) (err error) {
 // upkeep, and the orphan-blob sweeper over the artifacts when there is a
 // data folder or a shared blob store (tests that hand in Config.DB keep
 // their blobs in a temporary folder and sweep nothing): objects under
-// "artifacts/" that no artifact row names are deleted once an hour old.
-// An API node's queue only enqueues. The queue works nothing until
+// "artifacts/" that no artifact row names are deleted once an hour old,
+// and the export retention sweep ([Server.retentionTasks]). An API node's queue only enqueues. The queue works nothing until
 // [Server.Run] starts it.
 func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker, vids *videoParts) error {
 	if !s.cfg.works() {
@@ -59,7 +59,7 @@ func (s *Server) openJobs(ctx context.Context, hooks *webhookWorker, vids *video
 	ws := jobs.NewWorkers()
 	hooks.register(ws)
 	vids.register(ws)
-	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg, vids.lanes(&s.cfg), vids.tasks(&s.cfg))
+	q, err := openQueue(ctx, s.db, ws, blobs, known, &s.cfg, vids.lanes(&s.cfg), append(vids.tasks(&s.cfg), s.retentionTasks()...))
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,9 @@ type Server struct {
 	accounts *account.Service
 	quota    *quota.Service
 	projects *project.Service
+	// exporter runs exports; the export retention sweep, registered
+	// before it is built, runs once the queue starts.
+	exporter *project.Exporter
 	// blobs keeps media and artifacts: the S3-compatible store of
 	// Config.Blobs, the data folder's blobs folder, or a temporary one
 	// removed on Close when the server was handed an open database.
@@ -111,7 +114,6 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.accounts = newAccounts(s.db, &s.cfg)
 	s.quota = newQuota(s.db, &s.cfg)
-	s.projects = project.NewService(s.db.Projects(), project.Options{Now: s.cfg.Now})
 	eng, err := NewEngine(s.cfg.MaxInputBytes)
 	if err != nil {
 		return err
@@ -119,6 +121,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if err := s.openBlobs(ctx); err != nil {
 		return err
 	}
+	s.projects = project.NewService(s.db.Projects(), project.Options{Blobs: s.blobs, Now: s.cfg.Now})
 	var hooks webhookWorker
 	var vids videoParts
 	if err := vids.openRunner(ctx, s); err != nil {
@@ -132,9 +135,9 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	exportLimiter := newExportLimiter(s.db, &s.cfg)
 	templates := newTemplates(s.db, s.projects, s.quota, exportLimiter, &s.cfg)
-	exporter := project.NewExporter(project.ExporterOptions{
+	s.exporter = project.NewExporter(project.ExporterOptions{
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
-		Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner, Now: s.cfg.Now,
+		Storage: s.accounts, Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
 	})
 	vids.build(s, eng, keys, s.quota, exportLimiter)
 	explainer, err := newExplain(s.quota, eng.Presets(), &s.cfg, s.log)
@@ -168,7 +171,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		m = s.metrics
 	}
 	s.router = httpapi.New(httpapi.Options{
-		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: exporter, Webhooks: hooks.svc,
+		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: s.exporter, Webhooks: hooks.svc,
 		Templates: templates, Media: vids.media, Videos: vids.videos, Explain: explainer,
 		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
 		Ready: s.db.Ready, OpenAPIJSON: contract,

@@ -151,7 +151,10 @@ type JobError struct {
 const (
 	ErrCodeFFmpeg = "ffmpeg_failed"
 	// ErrCodeMemoryLimit: ffmpeg or tesseract went over its memory limit.
-	ErrCodeMemoryLimit  = "memory_limit"
+	ErrCodeMemoryLimit = "memory_limit"
+	// ErrCodeStorageQuota: the job's file did not fit the account's
+	// storage quota (docs/api.md, Storage); nothing was kept.
+	ErrCodeStorageQuota = "storage_quota"
 	ErrCodeTimeout      = "timeout"
 	ErrCodeCanceled     = "canceled"
 	ErrCodeInterrupted  = "interrupted"

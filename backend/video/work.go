@@ -139,6 +139,9 @@ func jobError(err error) JobError {
 		if r, ok := ae.Details["jobError"].(string); ok {
 			code = r
 		}
+		if ae.Details["reason"] == ErrCodeStorageQuota {
+			code = ErrCodeStorageQuota
+		}
 		return JobError{Code: code, Message: ae.Message}
 	}
 	return JobError{Code: "internal_error", Message: "the job failed on the server; see its log"}

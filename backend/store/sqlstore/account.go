@@ -21,7 +21,7 @@ var _ account.Store = (*AccountStore)(nil)
 // Accounts returns the account store.
 func (db *DB) Accounts() *AccountStore { return &AccountStore{db: db} }
 
-const accountColumns = `id, email, tier, features, api_disabled, daily_cap, created_at`
+const accountColumns = `id, email, tier, features, api_disabled, daily_cap, created_at, storage_quota`
 
 // CreateAccount inserts a. It returns [apperr.Conflict] if the email or
 // id is taken.
@@ -30,8 +30,8 @@ func (s *AccountStore) CreateAccount(ctx context.Context, a *account.Account) er
 }
 
 func (db *DB) createAccount(ctx context.Context, q querier, a *account.Account) error {
-	_, err := q.exec(ctx, `INSERT INTO accounts(`+accountColumns+`) VALUES($1, $2, $3, $4, $5, $6, $7)`,
-		a.ID, a.Email, a.Tier, db.list(a.Features), a.APIDisabled, a.DailyCap, db.ts(a.CreatedAt))
+	_, err := q.exec(ctx, `INSERT INTO accounts(`+accountColumns+`) VALUES($1, $2, $3, $4, $5, $6, $7, $8)`,
+		a.ID, a.Email, a.Tier, db.list(a.Features), a.APIDisabled, a.DailyCap, db.ts(a.CreatedAt), a.StorageQuota)
 	if db.d.Unique(err) {
 		return apperr.New(apperr.Conflict, "account already exists").Wrap(err)
 	}
@@ -93,8 +93,8 @@ func (s *AccountStore) UpdateAccount(ctx context.Context, email string, update f
 		if err := update(a); err != nil {
 			return err
 		}
-		_, err = tx.exec(ctx, `UPDATE accounts SET tier = $1, features = $2, api_disabled = $3, daily_cap = $4 WHERE id = $5`,
-			a.Tier, s.db.list(a.Features), a.APIDisabled, a.DailyCap, a.ID)
+		_, err = tx.exec(ctx, `UPDATE accounts SET tier = $1, features = $2, api_disabled = $3, daily_cap = $4, storage_quota = $5 WHERE id = $6`,
+			a.Tier, s.db.list(a.Features), a.APIDisabled, a.DailyCap, a.StorageQuota, a.ID)
 		if err != nil {
 			return fmt.Errorf("store: update account %s: %w", a.ID, err)
 		}
@@ -170,5 +170,5 @@ func (db *DB) scanAccount(r scanner, extra ...any) (*account.Account, error) {
 
 // accountDest are the scan destinations of the accountColumns.
 func (db *DB) accountDest(a *account.Account) []any {
-	return []any{&a.ID, &a.Email, &a.Tier, db.scanList(&a.Features), &a.APIDisabled, &a.DailyCap, at(&a.CreatedAt)}
+	return []any{&a.ID, &a.Email, &a.Tier, db.scanList(&a.Features), &a.APIDisabled, &a.DailyCap, at(&a.CreatedAt), &a.StorageQuota}
 }

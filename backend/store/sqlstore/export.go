@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
@@ -35,7 +36,8 @@ func (q *Queue) Exports() *ExportStore { return &ExportStore{db: q.db, queue: q}
 // artifacts and, when notify is set, records and queues the export's
 // webhook delivery ([Tx.QueueExportWebhook]), in one transaction. A full
 // pool inserts nothing and returns an error wrapping
-// [project.ErrPoolFull]; an unknown account is [apperr.NotFound].
+// [project.ErrPoolFull], artifacts past the storage quota
+// [account.StorageFull]; an unknown account is [apperr.NotFound].
 func (s *ExportStore) CreateExport(ctx context.Context, e *project.Export, count project.RunCount, notify bool) (int, error) {
 	var used int
 	write := s.db.WriteTx
@@ -43,6 +45,11 @@ func (s *ExportStore) CreateExport(ctx context.Context, e *project.Export, count
 		write = s.queue.WriteTx
 	}
 	err := write(ctx, func(tx *Tx) error {
+		// The insert first: it takes the account's lock, which comes
+		// before the pool's in every transaction that takes both.
+		if err := tx.InsertExport(ctx, e); err != nil {
+			return err
+		}
 		n, ok, err := tx.TakeRun(ctx, count)
 		if err != nil {
 			return err
@@ -51,9 +58,6 @@ func (s *ExportStore) CreateExport(ctx context.Context, e *project.Export, count
 			return fmt.Errorf("store: export %s: %w", e.ID, project.ErrPoolFull)
 		}
 		used = n
-		if err := tx.InsertExport(ctx, e); err != nil {
-			return err
-		}
 		if notify {
 			return tx.QueueExportWebhook(ctx, e)
 		}
@@ -73,9 +77,17 @@ func (t *Tx) TakeRun(ctx context.Context, count project.RunCount) (used int, ok 
 	return t.take(ctx, count.Pool, count.Day, count.Cap)
 }
 
-// InsertExport inserts e and its artifacts in this transaction; an
-// unknown account is [apperr.NotFound].
+// InsertExport inserts e and its artifacts in this transaction, or
+// returns [account.StorageFull] when their bytes do not fit the account's
+// storage quota; an unknown account is [apperr.NotFound].
 func (t *Tx) InsertExport(ctx context.Context, e *project.Export) error {
+	var bytes int64
+	for _, a := range e.Artifacts {
+		bytes += a.Bytes
+	}
+	if err := t.fitStorage(ctx, e.AccountID, bytes); err != nil {
+		return err
+	}
 	_, err := t.exec(ctx, `INSERT INTO exports(id, account_id, project_id, ir_revision, created_at) VALUES($1, $2, $3, $4, $5)`,
 		e.ID, e.AccountID, e.ProjectID, e.IRRevision, t.db.ts(e.CreatedAt))
 	switch {
@@ -92,6 +104,40 @@ func (t *Tx) InsertExport(ctx context.Context, e *project.Export) error {
 		}
 	}
 	return nil
+}
+
+// DeleteExportsBefore deletes up to limit exports created before before,
+// oldest first, with their artifacts, and returns the artifacts' blob
+// keys and how many exports it deleted.
+func (s *ExportStore) DeleteExportsBefore(ctx context.Context, before time.Time, limit int) ([]string, int, error) {
+	var keys []string
+	var n int64
+	err := s.db.WriteTx(ctx, func(tx *Tx) error {
+		var err error
+		keys, n, err = tx.deleteExports(ctx, `id IN (SELECT id FROM exports WHERE created_at < $1 ORDER BY created_at LIMIT $2)`,
+			s.db.ts(before), limit)
+		return err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: delete exports before %s: %w", before.Format(time.RFC3339), err)
+	}
+	return keys, int(n), nil
+}
+
+// deleteExports deletes the exports where says, with their artifacts (ON
+// DELETE CASCADE), and returns the artifacts' blob keys and how many
+// exports it deleted.
+func (t *Tx) deleteExports(ctx context.Context, where string, args ...any) ([]string, int64, error) {
+	keys, err := collect(ctx, t, scanString, `SELECT blob_key FROM artifacts WHERE export_id IN (SELECT id FROM exports WHERE `+where+`)`, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: artifacts to delete: %w", err)
+	}
+	res, err := t.exec(ctx, `DELETE FROM exports WHERE `+where, args...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("store: delete exports: %w", err)
+	}
+	n, err := affected(res)
+	return keys, n, err
 }
 
 const artifactColumns = `id, export_id, account_id, preset, blob_key, filename, content_type, bytes, sha256, created_at`

@@ -12,7 +12,7 @@ const (
 	// sqlKeyByPrefix reads a key, its hash and its account: the keyColumns,
 	// hash, then the accountColumns.
 	sqlKeyByPrefix = `SELECT k.id, k.account_id, k.name, k.prefix, k.scopes, k.created_at, k.expires_at, k.revoked_at,
-		k.last_used_at, k.hash, a.id, a.email, a.tier, a.features, a.api_disabled, a.daily_cap, a.created_at
+		k.last_used_at, k.hash, a.id, a.email, a.tier, a.features, a.api_disabled, a.daily_cap, a.created_at, a.storage_quota
 		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.prefix = $1`
 	sqlAccountByID = `SELECT ` + accountColumns + ` FROM accounts WHERE id = $1`
 	sqlUsed        = `SELECT used FROM daily_usage WHERE pool = $1 AND day = $2`

@@ -40,6 +40,11 @@ func (s *ProjectStore) CreateProject(ctx context.Context, p *project.Project, fi
 		if held >= max {
 			return fmt.Errorf("store: create project %s: %d held: %w", p.ID, max, project.ErrTooManyProjects)
 		}
+		if first != nil {
+			if err := tx.fitStorage(ctx, p.AccountID, int64(len(first.IR))); err != nil {
+				return err
+			}
+		}
 		_, err := tx.exec(ctx, `INSERT INTO projects(`+projectColumns+`) VALUES($1, $2, $3, $4, $5, $6, $7)`,
 			p.ID, p.AccountID, p.Name, p.IRRevision, p.CueCount, s.db.ts(p.CreatedAt), s.db.ts(p.UpdatedAt))
 		switch {
@@ -55,12 +60,32 @@ func (s *ProjectStore) CreateProject(ctx context.Context, p *project.Project, fi
 	})
 }
 
-// insertRevision inserts revision r of the project.
+// insertRevision inserts revision r of the project and counts its
+// bytes in the project's ir_bytes.
 func (t *Tx) insertRevision(ctx context.Context, projectID string, r *project.Revision) error {
 	_, err := t.exec(ctx, `INSERT INTO project_revisions(project_id, number, cue_count, created_at, ir) VALUES($1, $2, $3, $4, $5)`,
 		projectID, r.Number, r.CueCount, t.db.ts(r.CreatedAt), r.IR)
 	if err != nil {
 		return fmt.Errorf("store: store revision %d of project %s: %w", r.Number, projectID, err)
+	}
+	_, err = t.exec(ctx, `UPDATE projects SET ir_bytes = ir_bytes + $1 WHERE id = $2`, int64(len(r.IR)), projectID)
+	if err != nil {
+		return fmt.Errorf("store: count revision %d of project %s: %w", r.Number, projectID, err)
+	}
+	return nil
+}
+
+// pruneRevisions deletes the project's revisions up to number and takes
+// their bytes off its ir_bytes. octet_length reads a stored text's
+// length without its content on both engines.
+func (t *Tx) pruneRevisions(ctx context.Context, projectID string, upTo int) error {
+	_, err := t.exec(ctx, `UPDATE projects SET ir_bytes = ir_bytes - (SELECT CAST(COALESCE(SUM(octet_length(ir)), 0) AS BIGINT)
+		FROM project_revisions WHERE project_id = $1 AND number <= $2) WHERE id = $1`, projectID, upTo)
+	if err != nil {
+		return fmt.Errorf("store: uncount revisions of project %s: %w", projectID, err)
+	}
+	if _, err := t.exec(ctx, `DELETE FROM project_revisions WHERE project_id = $1 AND number <= $2`, projectID, upTo); err != nil {
+		return fmt.Errorf("store: prune revisions of project %s: %w", projectID, err)
 	}
 	return nil
 }
@@ -147,6 +172,11 @@ func (s *ProjectStore) Revisions(ctx context.Context, accountID, id string) (*pr
 func (s *ProjectStore) AddRevision(ctx context.Context, accountID, id string, base int, rev *project.Revision, keep int) (*project.Project, error) {
 	var out *project.Project
 	err := s.db.WriteTx(ctx, func(tx *Tx) error {
+		// The account's lock first, as every writer that adds bytes takes
+		// it, then the project's.
+		if err := tx.fitStorage(ctx, accountID, int64(len(rev.IR))); err != nil {
+			return err
+		}
 		p, err := scanProject(tx.queryRow(ctx, `SELECT `+projectColumns+` FROM projects WHERE id = $1 AND account_id = $2 `+s.db.d.ForUpdate, id, accountID))
 		if err != nil {
 			return err
@@ -163,8 +193,8 @@ func (s *ProjectStore) AddRevision(ctx context.Context, accountID, id string, ba
 			r.Number, r.CueCount, s.db.ts(r.CreatedAt), id); err != nil {
 			return fmt.Errorf("store: update project %s: %w", id, err)
 		}
-		if _, err := tx.exec(ctx, `DELETE FROM project_revisions WHERE project_id = $1 AND number <= $2`, id, r.Number-keep); err != nil {
-			return fmt.Errorf("store: prune revisions of project %s: %w", id, err)
+		if err := tx.pruneRevisions(ctx, id, r.Number-keep); err != nil {
+			return err
 		}
 		p.IRRevision, p.CueCount, p.UpdatedAt = r.Number, r.CueCount, r.CreatedAt
 		out = p
@@ -176,10 +206,35 @@ func (s *ProjectStore) AddRevision(ctx context.Context, accountID, id string, ba
 	return out, nil
 }
 
-// DeleteProject deletes the project, or returns [apperr.NotFound]; its
-// revisions go with it (ON DELETE CASCADE).
-func (s *ProjectStore) DeleteProject(ctx context.Context, accountID, id string) error {
-	return changeOne(ctx, s.db.write, "project", `DELETE FROM projects WHERE id = $1 AND account_id = $2`, id, accountID)
+// DeleteProject deletes the project with its revisions (ON DELETE
+// CASCADE) and its exports with their artifacts, ends its open upload
+// sessions and expires its media now, so the media sweeper deletes the
+// bytes, in one transaction. It returns the artifacts' blob keys, or
+// [apperr.NotFound].
+func (s *ProjectStore) DeleteProject(ctx context.Context, accountID, id string) ([]string, error) {
+	var keys []string
+	err := s.db.WriteTx(ctx, func(tx *Tx) error {
+		if err := changeOne(ctx, tx, "project", `DELETE FROM projects WHERE id = $1 AND account_id = $2`, id, accountID); err != nil {
+			return err
+		}
+		var err error
+		keys, _, err = tx.deleteExports(ctx, `account_id = $1 AND project_id = $2`, accountID, id)
+		if err != nil {
+			return err
+		}
+		_, err = tx.exec(ctx, `UPDATE uploads SET status = CASE WHEN status = 'pending' THEN 'rejected' ELSE status END,
+			reject_reason = CASE WHEN status = 'pending' THEN 'project_deleted' ELSE reject_reason END,
+			media_expires_at = CASE WHEN status = 'completed' THEN $3 ELSE media_expires_at END
+			WHERE account_id = $1 AND project_id = $2 AND status IN ('pending', 'completed')`, accountID, id, s.db.ts(tx.now))
+		if err != nil {
+			return fmt.Errorf("store: expire the media of project %s: %w", id, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return keys, nil
 }
 
 // RevisionIR returns the IR text of the account's project at revision

@@ -84,9 +84,13 @@ func TestProjectStoreLifecycle(t *testing.T) {
 		}
 
 		// Delete: another account's is not found; revisions go too.
-		mustKind(t, s.DeleteProject(ctx, "a2", ready.ID), apperr.NotFound)
-		mustKind(t, s.DeleteProject(ctx, "a1", ready.ID), apperr.Internal)
-		mustKind(t, s.DeleteProject(ctx, "a1", ready.ID), apperr.NotFound)
+		for _, step := range []struct {
+			account string
+			want    apperr.Kind
+		}{{"a2", apperr.NotFound}, {"a1", apperr.Internal}, {"a1", apperr.NotFound}} {
+			_, err := s.DeleteProject(ctx, step.account, ready.ID)
+			mustKind(t, err, step.want)
+		}
 		_, _, err = s.Revisions(ctx, "a1", ready.ID)
 		mustKind(t, err, apperr.NotFound)
 	})
@@ -115,7 +119,8 @@ func TestProjectStoreDelete(t *testing.T) {
 			t.Errorf("Revisions' project %+v, ProjectIR's %+v", got, d.Project)
 		}
 
-		mustKind(t, s.DeleteProject(ctx, "a1", p.ID), apperr.Internal)
+		_, err = s.DeleteProject(ctx, "a1", p.ID)
+		mustKind(t, err, apperr.Internal)
 		if left := countRows(t, db, `SELECT count(*) FROM project_revisions WHERE project_id = $1`, p.ID); left != 0 {
 			t.Errorf("%d revisions left after delete", left)
 		}

@@ -44,6 +44,9 @@ func (s *UploadStore) CreateUpload(ctx context.Context, u *media.Session, maxOpe
 		if open >= maxOpen {
 			return fmt.Errorf("store: create upload %s: %d open: %w", u.ID, maxOpen, media.ErrTooManyOpen)
 		}
+		if err := tx.fitStorage(ctx, u.AccountID, u.Bytes); err != nil {
+			return err
+		}
 		_, err = tx.exec(ctx, `INSERT INTO uploads(id, account_id, project_id, object_key, filename,
 			content_type, bytes, multipart, part_size, part_count, status, created_at, expires_at)
 			VALUES($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending', $11, $12)`,

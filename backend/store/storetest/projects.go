@@ -114,9 +114,12 @@ func projectLifecycle(e *env) {
 	}
 
 	// Delete: another account's is not found; revisions go too.
-	wantKind(t, s.DeleteProject(e.ctx, a2.ID, ready.ID), apperr.NotFound)
-	must(t, s.DeleteProject(e.ctx, a1.ID, ready.ID))
-	wantKind(t, s.DeleteProject(e.ctx, a1.ID, ready.ID), apperr.NotFound)
+	_, err = s.DeleteProject(e.ctx, a2.ID, ready.ID)
+	wantKind(t, err, apperr.NotFound)
+	_, err = s.DeleteProject(e.ctx, a1.ID, ready.ID)
+	must(t, err)
+	_, err = s.DeleteProject(e.ctx, a1.ID, ready.ID)
+	wantKind(t, err, apperr.NotFound)
 	_, _, err = s.Revisions(e.ctx, a1.ID, ready.ID)
 	wantKind(t, err, apperr.NotFound)
 }

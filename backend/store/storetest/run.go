@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"templates", templateScenarios()},
 		{"uploads", uploadScenarios()},
 		{"exports", exportScenarios()},
+		{"storage", storageScenarios()},
 		{"videos", videoScenarios()},
 		{"webhooks", webhookScenarios()},
 	}

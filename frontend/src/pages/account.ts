@@ -1,8 +1,10 @@
-// Account: tier, entitlements, today's usage against the cap.
+// Account: tier, entitlements, today's usage against the cap, and the
+// storage the account keeps against its quota.
 
 import { messageOf, type Client } from "../api/client";
 import type { Profile, Usage } from "../api/types";
 import { formatDate, h, replace } from "../dom";
+import { sizeText } from "./media_format";
 
 const TIERS: Record<string, string> = { free_plus: "Free+", pro: "Pro" };
 
@@ -20,7 +22,7 @@ const FEATURES: Record<string, string> = {
 export function accountPage(client: Client): HTMLElement {
   const body = h("div", { id: "account", "aria-busy": "true" }, h("p", { class: "muted" }, "Loading account…"));
   void Promise.all([client.me(), client.usage()])
-    .then(([me, usage]) => replace(body, profileCard(me), usageCard(usage)))
+    .then(([me, usage]) => replace(body, profileCard(me), usageCard(usage), storageCard(usage.storage)))
     .catch((e) => replace(body, h("div", { id: "account-error", class: "alert", role: "alert" }, messageOf(e))))
     .finally(() => body.setAttribute("aria-busy", "false"));
   return body;
@@ -55,5 +57,30 @@ function usageCard(u: Usage): HTMLElement {
     h("p", { id: "usage-text" }, text),
     h("progress", { id: "usage-bar", max: u.cap || 1, value: u.usedToday, "aria-label": "Runs used today", "aria-valuetext": text }),
     h("p", { class: "muted", id: "usage-resets" }, `Resets at ${formatDate(u.resetsAt)} (UTC midnight). Only successful runs count. ${pct}% used.`),
+  );
+}
+
+function storageCard(s: Usage["storage"]): HTMLElement {
+  const pct = s.quotaBytes > 0 ? Math.min(100, Math.round((s.usedBytes / s.quotaBytes) * 100)) : 0;
+  const text = `${sizeText(s.usedBytes)} of ${sizeText(s.quotaBytes)} stored · ${pct}%`;
+  const part = (label: string, id: string, n: number) => h("div", null, h("dt", null, label), h("dd", { id }, sizeText(n)));
+  return h(
+    "section",
+    { class: "card", "aria-labelledby": "storage-h" },
+    h("h2", { id: "storage-h" }, "Storage"),
+    h("p", { id: "storage-text" }, text),
+    h("progress", { id: "storage-bar", max: s.quotaBytes || 1, value: s.usedBytes, "aria-label": "Storage used", "aria-valuetext": text }),
+    h(
+      "dl",
+      { class: "meta" },
+      part("Exports", "storage-artifacts", s.artifactsBytes),
+      part("Media", "storage-media", s.mediaBytes),
+      part("Timeline revisions", "storage-revisions", s.revisionsBytes),
+    ),
+    h(
+      "p",
+      { class: "muted", id: "storage-note" },
+      "Exports are kept 30 days. Deleting a project frees its exports, media and revisions at once. An export or upload that would pass the quota is refused.",
+    ),
   );
 }

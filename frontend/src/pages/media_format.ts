@@ -13,6 +13,17 @@ export function bytesText(n: number): string {
   return `${(n / 1e9).toFixed(2)}\u00a0GB`;
 }
 
+/** sizeText is a stored size in binary units, as quotas are set: "1.2 GiB". */
+export function sizeText(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return "—";
+  if (n < 1024) return `${n}\u00a0${n === 1 ? "byte" : "bytes"}`;
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let v = n / 1024;
+  let i = 0;
+  for (; v >= 1024 && i < units.length - 1; i++) v /= 1024;
+  return `${v >= 100 || Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1)}\u00a0${units[i]}`;
+}
+
 /** rateText is a transfer rate: "8.4 MB/s". */
 export function rateText(bytesPerSecond: number): string {
   if (!(bytesPerSecond > 0)) return "";
