@@ -84,6 +84,11 @@ func TestSignInNavigateAndSignOut(t *testing.T) {
 	if n := eval[int](b, `document.querySelectorAll("#account-features li").length`); n == 0 {
 		t.Error("no entitlements listed")
 	}
+	// The owner is pro: 5 GiB, and nothing stored yet but what earlier
+	// steps kept.
+	if got := b.text("#storage-text"); !strings.Contains(got, "of 5\u00a0GiB stored") {
+		t.Errorf("storage text = %q; want the pro quota", got)
+	}
 	b.shots("06-account")
 
 	// Reload keeps the session (cookie) and the route.
