@@ -17,7 +17,9 @@ import (
 // --data, --owner-email, --burst, --burst-rate, --pro-cap, --tls-cert,
 // --tls-key, --allowed-host, --webhook-ca, --webhook-allow,
 // --webhook-allow-private, --templates, --video,
-// --video-workers, --ffmpeg, --max-media-bytes, --export-retention, --explain,
+// --video-workers, --ffmpeg, --max-media-bytes, --max-media-duration,
+// --max-picture, --max-frame-rate, --video-jobs-per-account,
+// --ffmpeg-memory, --tesseract-memory, --export-retention, --explain,
 // --explain-endpoint, --explain-model, --explain-timeout,
 // --explain-daily-cap, --metrics-addr, --store, --blobs, --role,
 // --log-format and --log-level, each defaulting to its environment
@@ -72,6 +74,12 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 	fs.IntVar(&cfg.VideoWorkers, "video-workers", cfg.VideoWorkers, "video jobs that encode (burn-in) at once; default half the cores (env "+envVideoWorkers+")")
 	fs.StringVar(&cfg.FFmpegPath, "ffmpeg", getenv(envFFmpeg), "the ffmpeg binary; ffprobe is looked up beside it (env "+envFFmpeg+"; default: ffmpeg on the PATH)")
 	fs.Int64Var(&cfg.MaxMediaBytes, "max-media-bytes", cfg.MaxMediaBytes, "the largest media upload in bytes; default 8 GiB (env "+envMaxMedia+")")
+	maxDuration := fs.Duration("max-media-duration", 0, "the longest media accepted; default 4h")
+	maxPicture := fs.String("max-picture", "", "the largest video picture accepted, WIDTHxHEIGHT (compared as width times height); default 4096x2304")
+	fs.Float64Var(&cfg.MaxFrameRate, "max-frame-rate", 0, "the fastest video frame rate accepted; default 120")
+	fs.IntVar(&cfg.VideoJobsPerAccount, "video-jobs-per-account", cfg.VideoJobsPerAccount, "video jobs of one account that run at once on this process; default 1")
+	ffmpegMemory := fs.String("ffmpeg-memory", "", "the address space ffmpeg and ffprobe may take, as 2GiB; default 2 GiB, -1 for none")
+	ocrMemory := fs.String("tesseract-memory", "", "the address space tesseract may take, as 1GiB; default 1 GiB, -1 for none")
 	fs.DurationVar(&cfg.ExportRetention, "export-retention", 0, "how long exports and their files are kept before the hourly sweep deletes them; default 720h (30 days)")
 	explain := fs.String("explain", envOr(envExplain, "on"), "on or off: off turns ExplainAI off; process results then say not_configured and POST /api/v1/explain answers 503 (env "+envExplain+")")
 	fs.StringVar(&cfg.ExplainEndpoint, "explain-endpoint", getenv(envExplainEndpoint), "base URL of an OpenAI-compatible endpoint on your network (llama.cpp server, Ollama, vLLM), such as http://127.0.0.1:8080/v1, whose model rewrites ExplainAI's prose; without it the built-in explainer writes it (env "+envExplainEndpoint+"; its key, if any, in "+envExplainAPIKey+")")
@@ -129,6 +137,9 @@ func ServerFlags(fs *flag.FlagSet, getenv func(string) string, logs io.Writer) f
 		cfg.ExplainAPIKey = getenv(envExplainAPIKey)
 		if cfg.VideoWorkers < 0 || cfg.MaxMediaBytes < 0 || cfg.ExportRetention < 0 {
 			return cfg, fmt.Errorf("--video-workers, --max-media-bytes and --export-retention cannot be negative")
+		}
+		if err := videoLimits(&cfg, *maxDuration, *maxPicture, *ffmpegMemory, *ocrMemory); err != nil {
+			return cfg, err
 		}
 		if cfg.FFmpegPath != "" && cfg.FFprobePath == "" {
 			cfg.FFprobePath = filepath.Join(filepath.Dir(cfg.FFmpegPath), "ffprobe")

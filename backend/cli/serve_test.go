@@ -241,6 +241,23 @@ func TestServerFlags(t *testing.T) {
 				}
 			}, ""},
 		{"bad webhook allow", []string{"--data", "/d", "--webhook-allow", "lan"}, nil, nil, "--webhook-allow"},
+		{"video and storage limits", []string{"--data", "/d", "--max-media-duration", "90m", "--max-picture", "1920x1080", "--max-frame-rate", "60",
+			"--video-jobs-per-account", "2", "--ffmpeg-memory", "3GiB", "--tesseract-memory", "-1", "--export-retention", "168h"}, nil,
+			func(t *testing.T, cfg server.Config) {
+				if cfg.MaxMediaSeconds != 5400 || cfg.MaxPicturePixels != 1920*1080 || cfg.MaxFrameRate != 60 || cfg.VideoJobsPerAccount != 2 ||
+					cfg.FFmpegMemoryLimit != 3<<30 || cfg.TesseractMemoryLimit != -1 || cfg.ExportRetention != 168*time.Hour {
+					t.Errorf("cfg = %+v", cfg)
+				}
+			}, ""},
+		{"video limits default", []string{"--data", "/d"}, nil,
+			func(t *testing.T, cfg server.Config) {
+				if cfg.MaxMediaSeconds != 0 || cfg.MaxPicturePixels != 0 || cfg.FFmpegMemoryLimit != 0 || cfg.ExportRetention != 0 {
+					t.Errorf("cfg = %+v; want the defaults (zero)", cfg)
+				}
+			}, ""},
+		{"bad picture", []string{"--data", "/d", "--max-picture", "4k"}, nil, nil, "--max-picture"},
+		{"memory too small", []string{"--data", "/d", "--ffmpeg-memory", "1MiB"}, nil, nil, "--ffmpeg-memory"},
+		{"negative retention", []string{"--data", "/d", "--export-retention", "-1h"}, nil, nil, "--export-retention"},
 		{"bad webhook allow private env", []string{"--data", "/d"}, map[string]string{envWebhookAllowPrivate: "yes please"}, nil, envWebhookAllowPrivate},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -194,6 +194,13 @@ type Config struct {
 	VideoJobsPerAccount int
 	// MaxMediaBytes is the largest media upload (default 8 GiB).
 	MaxMediaBytes int64
+	// MaxMediaSeconds, MaxPicturePixels and MaxFrameRate bound the media
+	// complete accepts: its duration (default 4 hours), a video stream's
+	// width times height (default 4096x2304) and frame rate (default 120
+	// fps); zero takes the default (docs/media.md, Limits).
+	MaxMediaSeconds  float64
+	MaxPicturePixels int
+	MaxFrameRate     float64
 	// ExplainOff turns ExplainAI off: process results say
 	// not_configured and POST /api/v1/explain answers 503 unavailable.
 	ExplainOff bool

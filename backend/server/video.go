@@ -139,7 +139,8 @@ func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool pro
 		return
 	}
 	v.media = media.NewService(media.Options{Store: s.db.Uploads(), Blobs: s.blobs, Prober: v.runner, Projects: s.projects,
-		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes, Presigner: s.presigner, Now: s.cfg.Now})
+		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes,
+		MaxSeconds: s.cfg.MaxMediaSeconds, MaxPixels: s.cfg.MaxPicturePixels, MaxFrameRate: s.cfg.MaxFrameRate, Presigner: s.presigner, Now: s.cfg.Now})
 	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(), Revisions: s.projects,
 		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
 		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, PerAccount: s.cfg.VideoJobsPerAccount, StaleAfter: videoStaleAfter(&s.cfg), Now: s.cfg.Now, Logger: s.log.With("component", "video")})
