@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/google/uuid"
 )
 
@@ -163,6 +164,40 @@ func (s *Service) Storage(ctx context.Context, id string) (Storage, error) {
 		return st, fmt.Errorf("account: storage of %s: %w", id, err)
 	}
 	return st, nil
+}
+
+// DeleteAccount deletes the account with this email, everything it owns
+// (keys, sessions, projects, templates, exports, media, jobs, webhook)
+// and the files in blobs its rows name (docs/cli.md, Accounts and keys).
+// The files go first and the rows last, so a deletion cut off half-way is
+// finished by running it again. It returns [apperr.BadRequest] for a bad
+// email and [apperr.NotFound] if no account has it.
+func (s *Service) DeleteAccount(ctx context.Context, email string, blobs blob.Store) (*Account, error) {
+	a, err := s.AccountByEmail(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	keys, prefixes, err := s.store.AccountBlobs(ctx, a.ID)
+	if err != nil {
+		return nil, fmt.Errorf("account: delete %s: %w", a.ID, err)
+	}
+	for _, p := range prefixes {
+		for info, err := range blobs.List(ctx, p) {
+			if err != nil {
+				return nil, fmt.Errorf("account: delete %s: list %s: %w", a.ID, p, err)
+			}
+			keys = append(keys, info.Key)
+		}
+	}
+	for _, k := range keys {
+		if err := blobs.Delete(ctx, k); err != nil {
+			return nil, fmt.Errorf("account: delete %s: %w", a.ID, err)
+		}
+	}
+	if err := s.store.DeleteAccount(ctx, a.ID); err != nil {
+		return nil, fmt.Errorf("account: delete %s: %w", a.ID, err)
+	}
+	return a, nil
 }
 
 // EnsureOwner creates the owner account if no account exists yet: tier

@@ -47,6 +47,13 @@ type Store interface {
 	// Storage returns what the account keeps stored against its quota,
 	// or [apperr.NotFound].
 	Storage(ctx context.Context, accountID string) (Storage, error)
+	// AccountBlobs returns the blob keys the account's rows name (its
+	// artifacts and media) and the prefixes under which its upload
+	// sessions' parts are stored.
+	AccountBlobs(ctx context.Context, accountID string) (keys, prefixes []string, err error)
+	// DeleteAccount deletes the account and every row it owns (ON DELETE
+	// CASCADE), or returns [apperr.NotFound].
+	DeleteAccount(ctx context.Context, accountID string) error
 
 	// CreateKey inserts k with the SHA-256 hash of its secret. It returns
 	// [apperr.NotFound] if k.AccountID names no account and

@@ -17,6 +17,7 @@ func runAccount(ctx context.Context, args []string, env Env) int {
 		{"list", "[--data DIR | --store URL] [--json]", runAccountList},
 		{"set", accountSetUsage, runAccountSet},
 		{"set-password", accountSetPasswordUsage, runAccountSetPassword},
+		{"delete", accountDeleteUsage, runAccountDelete},
 	}, args, env)
 }
 

@@ -59,7 +59,7 @@ func TestAccountAndKeyCommands(t *testing.T) {
 		{"storage quota back to the tier's", []string{"account", "set", "--email", "bo@example.com", "--storage-quota", "0"}, 0, "Storage quota:  5 GiB", ""},
 		{"bad storage quota", []string{"account", "set", "--email", "bo@example.com", "--storage-quota", "lots"}, 2, "", "--storage-quota"},
 		{"negative storage quota", []string{"account", "set", "--email", "bo@example.com", "--storage-quota", "-1GiB"}, 2, "", "--storage-quota"},
-		{"unknown verb", []string{"account", "delete"}, 2, "", "unknown account command"},
+		{"unknown verb", []string{"account", "remove"}, 2, "", "unknown account command"},
 		{"key for unknown account", []string{"key", "create", "--account", "nobody@example.com", "--name", "k", "--scopes", "usage:read"}, 1, "", "not found"},
 		{"key bad scope", []string{"key", "create", "--account", "ann@example.com", "--name", "k", "--scopes", "root"}, 1, "", "root"},
 		{"key bad expiry", []string{"key", "create", "--account", "ann@example.com", "--name", "k", "--scopes", "usage:read", "--expires", "soon"}, 2, "", "--expires"},

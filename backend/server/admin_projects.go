@@ -24,13 +24,7 @@ func (a *Admin) Projects() *project.Service {
 // process works no job, so a running server (now or at its next start)
 // sends them.
 func (a *Admin) Exporter(ctx context.Context, cfg Config) (*project.Exporter, error) {
-	var blobs blob.Store
-	var err error
-	if cfg.Blobs != "" {
-		blobs, err = openBlobURL(ctx, cfg.Blobs, &cfg)
-	} else {
-		blobs, err = openBlobs(cfg.DataDir, &cfg)
-	}
+	blobs, err := a.Blobs(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -46,4 +40,13 @@ func (a *Admin) Exporter(ctx context.Context, cfg Config) (*project.Exporter, er
 		Projects: a.db.Projects(), Exports: q.Exports(), Blobs: blobs, Engine: eng, Pool: a.Quota,
 		Storage: a.Accounts, Limiter: newExportLimiter(a.db, &cfg), Now: cfg.Now,
 	}), nil
+}
+
+// Blobs opens the blob store cfg names: the S3-compatible store of
+// cfg.Blobs, else the data folder's blobs folder.
+func (a *Admin) Blobs(ctx context.Context, cfg Config) (blob.Store, error) {
+	if cfg.Blobs != "" {
+		return openBlobURL(ctx, cfg.Blobs, &cfg)
+	}
+	return openBlobs(cfg.DataDir, &cfg)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/media"
 )
 
 // storageSQL sums what account $1 keeps stored at $2: its artifacts, its
@@ -62,4 +63,29 @@ func (t *Tx) fitStorage(ctx context.Context, accountID string, adding int64) err
 		return account.StorageFull(st, adding)
 	}
 	return nil
+}
+
+// AccountBlobs returns the blob keys of the account's artifacts and of
+// its media not yet swept, and the part prefixes of its upload sessions.
+func (s *AccountStore) AccountBlobs(ctx context.Context, accountID string) ([]string, []string, error) {
+	keys, err := collect(ctx, s.db.read, scanString, `SELECT blob_key FROM artifacts WHERE account_id = $1
+		UNION ALL SELECT object_key FROM uploads WHERE account_id = $1 AND status <> 'expired'`, accountID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: blobs of account %s: %w", accountID, err)
+	}
+	ids, err := collect(ctx, s.db.read, scanString, `SELECT id FROM uploads WHERE account_id = $1 AND status <> 'expired'`, accountID)
+	if err != nil {
+		return nil, nil, fmt.Errorf("store: uploads of account %s: %w", accountID, err)
+	}
+	prefixes := make([]string, len(ids))
+	for i, id := range ids {
+		prefixes[i] = media.PartPrefix + id + "/"
+	}
+	return keys, prefixes, nil
+}
+
+// DeleteAccount deletes the account and, by ON DELETE CASCADE, every row
+// it owns, or returns [apperr.NotFound].
+func (s *AccountStore) DeleteAccount(ctx context.Context, accountID string) error {
+	return changeOne(ctx, s.db.write, "account", `DELETE FROM accounts WHERE id = $1`, accountID)
 }

@@ -15,6 +15,7 @@ func storageScenarios() []scenario {
 	return []scenario{
 		{"usage and quota", storageQuota},
 		{"retention and project delete free it", storageFreed},
+		{"account delete", storageAccountDelete},
 	}
 }
 
@@ -150,5 +151,36 @@ func storageFreed(e *env) {
 	due, err := e.db.Uploads().DueUploads(e.ctx, e.now(), media.CompleteGrace, 10)
 	if ids := uploadIDs(due); err != nil || !slices.Contains(ids, open.ID) || !slices.Contains(ids, done.ID) || slices.Contains(ids, other.ID) {
 		t.Errorf("DueUploads after the delete = %v, %v; want the project's two sessions only", ids, err)
+	}
+}
+
+// storageAccountDelete: AccountBlobs names the account's artifacts, its
+// media not yet swept and its sessions' part prefixes; DeleteAccount
+// deletes the account with every row it owns, and no other account's.
+func storageAccountDelete(e *env) {
+	t := e.t
+	a, other := e.account(1), e.account(2)
+	xs := e.queue().Exports()
+	ex := e.newExport(3, a.ID, "youtube")
+	_, err := xs.CreateExport(e.ctx, ex, e.runCount(a.ID, 10), false)
+	must(t, err)
+	_, err = xs.CreateExport(e.ctx, e.newExport(4, other.ID, "youtube"), e.runCount(other.ID, 10), false)
+	must(t, err)
+	u := e.upload(e.newUpload(5, a.ID, uuidN(500), time.Hour))
+	keys, prefixes, err := e.db.Accounts().AccountBlobs(e.ctx, a.ID)
+	slices.Sort(keys)
+	if want := []string{ex.Artifacts[0].BlobKey, u.ObjectKey}; err != nil || !slices.Equal(keys, want) ||
+		!slices.Equal(prefixes, []string{media.PartPrefix + u.ID + "/"}) {
+		t.Errorf("AccountBlobs = %v, %v, %v; want %v and the session's part prefix", keys, prefixes, err, want)
+	}
+	must(t, e.db.Accounts().DeleteAccount(e.ctx, a.ID))
+	if err := e.db.Accounts().DeleteAccount(e.ctx, a.ID); apperr.KindOf(err) != apperr.NotFound {
+		t.Errorf("DeleteAccount again: %v; want not_found", err)
+	}
+	if _, err := xs.Artifact(e.ctx, a.ID, ex.Artifacts[0].ID); apperr.KindOf(err) != apperr.NotFound {
+		t.Errorf("the deleted account's artifact: %v; want not_found", err)
+	}
+	if st, err := e.db.Accounts().Storage(e.ctx, other.ID); err != nil || st.Artifacts != 1234 {
+		t.Errorf("the other account's storage = %+v, %v; want its one artifact", st, err)
 	}
 }
