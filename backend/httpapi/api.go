@@ -15,7 +15,6 @@ import (
 	"crypto/rand"
 	"io/fs"
 	"log/slog"
-	"runtime"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -101,6 +100,10 @@ type Options struct {
 	// MaxEngineRuns bounds the engine runs at once, the rest wait their
 	// turn; 0 is the number of CPUs Go may use (GOMAXPROCS).
 	MaxEngineRuns int
+	// EngineSlots, when set, are the engine's slots instead (shared with
+	// the exporter, whose preset runs take them too); MaxEngineRuns is
+	// then unused.
+	EngineSlots parallel.Slots
 	// CSRFKey signs the homepage converter's CSRF tokens; nil draws a
 	// random key, so tokens die with the process.
 	CSRFKey []byte
@@ -156,7 +159,7 @@ type handler struct {
 	anonSalt                     []byte
 	uploads                      *uploadGate
 	bodyTime                     time.Duration
-	engineRuns                   chan struct{}
+	engineRuns                   parallel.Slots
 	metrics                      Metrics
 	csrf                         csrfSigner
 	ownerID                      string
@@ -205,11 +208,9 @@ func New(opts Options) *echo.Echo {
 	if h.bodyTime = opts.BodyTimeout; h.bodyTime <= 0 {
 		h.bodyTime = DefaultBodyTimeout
 	}
-	runs := opts.MaxEngineRuns
-	if runs <= 0 {
-		runs = runtime.GOMAXPROCS(0)
+	if h.engineRuns = opts.EngineSlots; h.engineRuns == nil {
+		h.engineRuns = parallel.NewSlots(opts.MaxEngineRuns)
 	}
-	h.engineRuns = make(chan struct{}, runs)
 	if h.metrics = opts.Metrics; h.metrics == nil {
 		h.metrics = noMetrics{}
 	}

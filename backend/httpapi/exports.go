@@ -29,21 +29,15 @@ func exportAccount(c echo.Context) project.Account {
 }
 
 // createExport serves POST /api/v1/projects/{id}/exports: 201 with the
-// export, its receipt and its artifacts. The run holds one of the
-// engine's slots, as a process request does.
+// export, its receipt and its artifacts. Its preset runs hold one of the
+// engine's slots, as a process request does; its templates run in the
+// template runtime's VMs, whose fair share is the runtime's.
 func (h *handler) createExport(c echo.Context) error {
 	var in exportRequest
 	if err := bindJSON(c, &in); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	select {
-	case h.engineRuns <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-h.engineRuns }()
-	e, err := h.exports.Export(ctx, exportAccount(c), c.Param("id"), project.ExportInput{Presets: in.Presets,
+	e, err := h.exports.Export(c.Request().Context(), exportAccount(c), c.Param("id"), project.ExportInput{Presets: in.Presets,
 		TemplateIDs: in.TemplateIDs, FixProfile: in.FixProfile, Standard: in.Standard})
 	if err != nil {
 		return err

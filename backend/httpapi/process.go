@@ -70,12 +70,10 @@ func (h *handler) run(r *http.Request) (*engine.Result, processForm, error) {
 		return nil, in, err
 	}
 	ctx := r.Context()
-	select {
-	case h.engineRuns <- struct{}{}:
-	case <-ctx.Done():
-		return nil, in, ctx.Err()
+	if err := h.engineRuns.Take(ctx); err != nil {
+		return nil, in, err
 	}
-	defer func() { <-h.engineRuns }()
+	defer h.engineRuns.Give()
 	start := time.Now()
 	res, err := h.engine.Process(ctx, in.req)
 	h.metrics.ObserveEngineRun(time.Since(start), err == nil)

@@ -406,3 +406,42 @@ func BenchmarkTemplateFairness(b *testing.B) {
 	b.ReportMetric(float64(alone.Milliseconds())/float64(b.N), "alone-ms")
 	b.ReportMetric(float64(attacked.Milliseconds())/float64(b.N), "attacked-ms")
 }
+
+// TestTemplateExportHoldsNoEngineSlot: an export whose template loops
+// holds its account's VM, not one of the engine's slots, so another
+// account's process run goes ahead on a server with a single slot.
+func TestTemplateExportHoldsNoEngineSlot(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t, func(c *server.Config) { c.MaxEngineRuns, c.TemplateRunTimeout = 1, 5*time.Minute })
+	keyA, keyB := ts.pro("slot-a@example.com"), ts.pro("slot-b@example.com")
+	projectA := ts.mustProject(keyA, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
+	r := ts.postJSON("POST", templatesPath, keyA, `{"name":"Loop","scriptSource":`+jsonString(loopTemplate)+`}`)
+	if r.status != 201 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	loop := r.json(t)["id"].(string)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	exported := make(chan response, 1)
+	go func() {
+		exported <- ts.attempt(ctx, exportPath(projectA), keyA, `{"presets":[],"templateIds":["`+loop+`"]}`)
+	}()
+	// The export's loop holds A's one VM once A's next run is refused.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		probe := ts.postJSON("POST", templatesPath+"/validate", keyA, `{"scriptSource":"function exportTimeline() { return \"\"; }"}`)
+		if probe.status == 429 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the export's loop never held the account's VM: last probe %d %s", probe.status, probe.body)
+		}
+	}
+	if got := ts.process("/api/v1/process", keyB, readySRT, nil); got.status != 200 {
+		t.Fatalf("another account's process run beside the looping export: %d %s", got.status, got.body)
+	}
+	cancel()
+	if a := <-exported; a.status != 0 {
+		t.Errorf("the looping export was answered %d %s; want it running until cut", a.status, a.body)
+	}
+}

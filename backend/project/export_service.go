@@ -16,6 +16,7 @@ import (
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/parallel"
 )
 
 // ArtifactPrefix starts the blob key of every artifact; the orphan
@@ -77,6 +78,11 @@ type ExporterOptions struct {
 	// blob store's own URL for the artifact instead of the node serving
 	// the bytes ([Exporter.PresignArtifact]).
 	Presigner blob.Presigner
+	// EngineSlots, when set, are the engine's slots the export's preset
+	// runs hold while they run (shared with the process route); its
+	// templates run in the template runtime's VMs and hold none, so
+	// one account's template exports cannot keep the engine from others.
+	EngineSlots parallel.Slots
 	// Retention is how long exports are kept ([Exporter.SweepExpired]);
 	// 0 is [ExportRetention].
 	Retention time.Duration
@@ -270,7 +276,7 @@ func (x *Exporter) validate(in ExportInput) error {
 // file in the blob store, filling e.Artifacts; a file that would take the
 // export past [MaxExportBytes] or the account past st's quota ends it
 // before it is stored. The runs are sequential: each already
-// uses several cores, and the HTTP layer bounds the runs at once. A
+// uses several cores, and they hold one of [ExporterOptions.EngineSlots]. A
 // file's put (a durable write: it waits on the disk) overlaps the next
 // preset's run; deliver returns once every put it started has ended, so
 // a failed export leaves nothing in flight for discard to miss.
@@ -307,6 +313,11 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 			puts <- nil
 		}()
 	}
+	if x.o.EngineSlots != nil && len(in.Presets) > 0 {
+		if err := x.o.EngineSlots.Take(ctx); err != nil {
+			return err
+		}
+	}
 	for _, p := range in.Presets {
 		res, err := x.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: ir,
 			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
@@ -321,6 +332,9 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 		if runErr != nil {
 			break
 		}
+	}
+	if x.o.EngineSlots != nil && len(in.Presets) > 0 {
+		x.o.EngineSlots.Give()
 	}
 	if runErr == nil {
 		for _, id := range in.TemplateIDs {

@@ -17,6 +17,7 @@ import (
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/metrics"
+	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store"
@@ -135,9 +136,10 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	exportLimiter := newExportLimiter(s.db, &s.cfg)
 	templates := newTemplates(s.db, s.projects, s.quota, exportLimiter, &s.cfg)
+	slots := parallel.NewSlots(s.cfg.MaxEngineRuns)
 	s.exporter = project.NewExporter(project.ExporterOptions{
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
-		Storage: s.accounts, Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
+		Storage: s.accounts, Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner, EngineSlots: slots, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
 	})
 	vids.build(s, eng, keys, s.quota, exportLimiter)
 	explainer, err := newExplain(s.quota, eng.Presets(), &s.cfg, s.log)
@@ -177,7 +179,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		Ready: s.db.Ready, OpenAPIJSON: contract,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,
-		BodyTimeout: s.cfg.BodyTimeout, MaxEngineRuns: s.cfg.MaxEngineRuns,
+		BodyTimeout: s.cfg.BodyTimeout, EngineSlots: slots,
 		MinPartRate: s.cfg.MinPartRate, PartRateGrace: s.cfg.PartRateGrace,
 		OwnerAccountID: owner.ID,
 		AllowedHosts:   s.cfg.allowedHosts(), UI: ui,
