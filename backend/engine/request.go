@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
@@ -33,6 +34,11 @@ type Request struct {
 	// Without it each list keeps the first [MaxPerCode] entries of each
 	// code and counts the rest ([Report.Omitted], [Result.Omitted]).
 	AllDiagnostics bool
+	// Media is the analysis of the programme the captions are for
+	// (docs/media.md, Analysis): with it the checks against the picture
+	// and the sound run (sync, speech, shot changes); without it they do
+	// not, and the standards' clauses that need them are not evaluated.
+	Media *analysis.Analysis
 }
 
 // options is a validated request.

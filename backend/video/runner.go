@@ -108,6 +108,21 @@ type ExtractSpec struct {
 	DurationSeconds float64
 }
 
+// AnalyzeSpec is one analysis of a programme ([analysis.Analysis]): its
+// shot changes from the picture, its speech and waveform from the sound.
+type AnalyzeSpec struct {
+	MediaKey string
+	// Container is the probe's: the demuxer the decodes are forced to.
+	Container string
+	// Video and Audio say which stages run: a stream the media lacks is
+	// not decoded, and its part of the analysis is nil.
+	Video, Audio bool
+	// FrameRate is the probe's, as a fraction (24000/1001).
+	FrameRateNum, FrameRateDen int64
+	// DurationSeconds is the media's duration, for progress.
+	DurationSeconds float64
+}
+
 // Extracted is the caption file an extraction produced.
 type Extracted struct {
 	// Data is the file; Format its caption format ("srt" or "scc").

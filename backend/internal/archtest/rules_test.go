@@ -26,7 +26,7 @@ func layerOf(rel string) (layer, bool) {
 	switch {
 	case rel == "backend/apperr", rel == "backend/caption", rel == "backend/jsonw", rel == "backend/parallel", rel == "backend/gctune", rel == "backend/name":
 		return layerLeaf, true
-	case strings.HasPrefix(rel, "backend/caption/"), in(rel, "backend/rules", "backend/preset", "backend/fix", "backend/standard"):
+	case strings.HasPrefix(rel, "backend/caption/"), in(rel, "backend/rules", "backend/preset", "backend/fix", "backend/standard", "backend/analysis"):
 		return layerEngine, true
 	case in(rel, "backend/engine", "backend/drift", "backend/explain"):
 		return layerUseCase, true
