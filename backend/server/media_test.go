@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
@@ -26,6 +27,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/internal/race"
 	"github.com/captionqa/captionqa/backend/server"
@@ -163,6 +165,11 @@ func checkCompleted(t testing.TB, s *httpapi.UploadView, secs float64) {
 func TestMediaUploadLayout(t *testing.T) {
 	t.Parallel()
 	e := newVideoEnv(t, func(cfg *server.Config) { cfg.MaxMediaBytes = 20 << 30 })
+	// Sessions of up to 20 GiB are opened, past the pro storage quota.
+	room := int64(40 << 30)
+	if _, err := e.srv.Accounts().UpdateAccount(context.Background(), server.DefaultOwnerEmail, account.AccountUpdate{StorageQuota: &room}); err != nil {
+		t.Fatal(err)
+	}
 	pid := e.newProject("Layout", mediaIR)
 	for _, c := range []struct {
 		bytes    int64
