@@ -68,7 +68,7 @@ func (h *handler) homepageProcess(c echo.Context) error {
 		return err
 	}
 	if a != nil && a.Tier == account.TierPro {
-		res, in, err := h.run(c.Request())
+		res, in, err := h.run(c.Request(), "")
 		if err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func (h *handler) homepageProcess(c echo.Context) error {
 	if a != nil {
 		pool, cap = accountPool(a), a.DailyCap
 	}
-	res, remaining, in, err := h.countedRun(c.Request(), pool, cap)
+	res, remaining, in, err := h.countedRun(c.Request(), "", pool, cap)
 	if err != nil {
 		return err
 	}

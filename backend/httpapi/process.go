@@ -21,7 +21,7 @@ import (
 // the key's account.
 func (h *handler) process(c echo.Context) error {
 	p := principalOf(c)
-	res, remaining, in, err := h.countedRun(c.Request(), accountPool(&p.Account), p.Account.DailyCap)
+	res, remaining, in, err := h.countedRun(c.Request(), p.Account.ID, accountPool(&p.Account), p.Account.DailyCap)
 	if err != nil {
 		return err
 	}
@@ -34,18 +34,19 @@ func (h *handler) process(c echo.Context) error {
 	return writeProcessResponse(c, out)
 }
 
-// countedRun reads the form, runs the engine and, once it has succeeded,
+// countedRun reads the form, runs the engine (with the analysis of the
+// account's media the form names, "" for none allowed) and, once it has succeeded,
 // counts the run in pool (docs/api.md, Limits and quotas). A pool already
 // full is refused before the upload is read; one that fills while the run
 // is under way refuses it at the end, so the count stays exact. Nothing
 // is held in between: a run that fails, hangs or dies with the server
 // keeps no other run out and costs nothing.
-func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Result, int, processForm, error) {
+func (h *handler) countedRun(r *http.Request, accountID, pool string, cap int) (*engine.Result, int, processForm, error) {
 	ctx := r.Context()
 	if err := h.quota.Check(ctx, pool, cap); err != nil {
 		return nil, 0, processForm{}, err
 	}
-	res, in, err := h.run(r)
+	res, in, err := h.run(r, accountID)
 	if err == nil {
 		// A client that hung up gets no result, so it spends no run.
 		err = ctx.Err()
@@ -60,16 +61,20 @@ func (h *handler) countedRun(r *http.Request, pool string, cap int) (*engine.Res
 	return res, remaining, in, nil
 }
 
-// run reads the process form and runs the engine on it, once one of the
+// run reads the process form and runs the engine on it (against the
+// analysis of accountID's media the form names), once one of the
 // engine's slots is free: runs beyond [Options.MaxEngineRuns] wait their
 // turn (each holding an upload slot, so the queue is bounded) rather than
 // share the CPUs and all finish late.
-func (h *handler) run(r *http.Request) (*engine.Result, processForm, error) {
+func (h *handler) run(r *http.Request, accountID string) (*engine.Result, processForm, error) {
 	in, err := readProcessForm(r)
 	if err != nil {
 		return nil, in, err
 	}
 	ctx := r.Context()
+	if err := h.attachMedia(ctx, accountID, &in); err != nil {
+		return nil, in, err
+	}
 	if err := h.engineRuns.Take(ctx); err != nil {
 		return nil, in, err
 	}
@@ -84,6 +89,8 @@ func (h *handler) run(r *http.Request) (*engine.Result, processForm, error) {
 type processForm struct {
 	req            engine.Request
 	includeExplain bool
+	// projectID and mediaKey name the analysed media to check against.
+	projectID, mediaKey string
 }
 
 // maxFieldBytes bounds a text field of the process form.
@@ -151,7 +158,7 @@ func (f *processForm) readPart(part *multipart.Part, seen map[string]bool) error
 	defer part.Close()
 	name := part.FormName()
 	switch name {
-	case "file", "preset", "fixProfile", "standard", "language", "includeExplain", "allDiagnostics":
+	case "file", "preset", "fixProfile", "standard", "language", "includeExplain", "allDiagnostics", "projectId", "mediaObjectKey":
 		if seen[name] {
 			return apperr.New(apperr.BadRequest, "the form has the field %s more than once", name).WithDetail("field", name)
 		}
@@ -191,6 +198,10 @@ func (f *processForm) readPart(part *multipart.Part, seen map[string]bool) error
 		return formBool(name, v, &f.includeExplain)
 	case "allDiagnostics":
 		return formBool(name, v, &f.req.AllDiagnostics)
+	case "projectId":
+		f.projectID = v
+	case "mediaObjectKey":
+		f.mediaKey = v
 	}
 	return nil
 }

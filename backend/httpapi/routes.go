@@ -110,6 +110,7 @@ func (h *handler) routes(e *echo.Echo) {
 	// The session again (a client resumes from it) and the project's
 	// media: extensions in the served contract.
 	add("GET", "/media/upload/:uploadId", needAny(exportsR, extract, render), h.withMedia(h.getUpload))
+	add("GET", "/media/upload/:uploadId/analysis", need(exportsR, pro), h.withMedia(h.getAnalysis))
 	add("GET", "/media", needAny(exportsR, extract, render), h.withMedia(h.listUploads))
 	// Template bodies carry a script of up to 256 KiB, escaped in JSON.
 	tplBody := h.sizeGuard(MaxTemplateBodyBytes)
@@ -122,6 +123,7 @@ func (h *handler) routes(e *echo.Echo) {
 	add("POST", "/export-templates/:id/test", need(exportsW, exports), h.withTemplates(h.testTemplate), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/jobs/extract", need(exportsW, extract), h.withVideos(h.createExtract), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/jobs/render", need(exportsW, render), h.withVideos(h.createRender), h.sizeGuard(DefaultMaxJSONBytes))
+	add("POST", "/jobs/analyze", need(exportsW, pro), h.withVideos(h.createAnalyze), h.sizeGuard(DefaultMaxJSONBytes))
 	add("GET", "/jobs", need(exportsR), h.withVideos(h.listJobs))
 	add("GET", "/jobs/:jobId", need(exportsR), h.withVideos(h.getJob))
 	add("DELETE", "/jobs/:jobId", need(exportsW), h.withVideos(h.cancelJob))

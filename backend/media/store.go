@@ -14,6 +14,12 @@ var ErrTooManyOpen = errors.New("media: too many open upload sessions")
 // back as *apperr.Error. A session of another account is
 // [apperr.NotFound], as an unknown one is.
 type Store interface {
+	// Analysis returns the account's analysis of the upload's media, or
+	// [apperr.NotFound] when it was not analysed.
+	Analysis(ctx context.Context, accountID, uploadID string) (*StoredAnalysis, error)
+	// ProjectAnalysis returns the newest analysis of the media uploaded
+	// to the account's project, or [apperr.NotFound].
+	ProjectAnalysis(ctx context.Context, accountID, projectID string) (*StoredAnalysis, error)
 	// CreateUpload inserts s unless the account already has maxOpen
 	// pending sessions whose URLs end after openAfter: then it inserts
 	// nothing and returns an error wrapping [ErrTooManyOpen]. The count

@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/caption/format"
@@ -40,6 +41,14 @@ type Limiter interface {
 type StorageMeter interface {
 	// Storage returns [apperr.NotFound] for an unknown account.
 	Storage(ctx context.Context, accountID string) (account.Storage, error)
+}
+
+// Analyses finds the analysis of a project's media (*media.Service), so
+// that an export checks the captions against the programme.
+type Analyses interface {
+	// ProjectMediaAnalysis returns the newest analysis of the media
+	// uploaded to the account's project, nil when none was analysed.
+	ProjectMediaAnalysis(ctx context.Context, accountID, projectID string) (*analysis.Analysis, error)
 }
 
 // MaxExportBytes bounds the files of one export together (docs/api.md,
@@ -78,6 +87,9 @@ type ExporterOptions struct {
 	// blob store's own URL for the artifact instead of the node serving
 	// the bytes ([Exporter.PresignArtifact]).
 	Presigner blob.Presigner
+	// Analyses, when set, finds the project's analysed media: its
+	// checks (sync, speech, shot changes) then run on every preset.
+	Analyses Analyses
 	// EngineSlots, when set, are the engine's slots the export's preset
 	// runs hold while they run (shared with the process route); its
 	// templates run in the template runtime's VMs and hold none, so
@@ -205,12 +217,18 @@ func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in
 	if err != nil {
 		return nil, err
 	}
+	var programme *analysis.Analysis
+	if x.o.Analyses != nil {
+		if programme, err = x.o.Analyses.ProjectMediaAnalysis(ctx, who.ID, d.ID); err != nil {
+			return nil, err
+		}
+	}
 	e := &Export{ID: uuid.NewString(), AccountID: who.ID, ProjectID: d.ID, IRRevision: d.IRRevision,
 		CreatedAt: x.now()}
 	// The bytes go first and the rows last: a crash in between leaves
 	// bytes no row names, which the sweeper deletes, never a row whose
 	// bytes are missing.
-	if err := x.deliver(ctx, d, e, in, st); err != nil {
+	if err := x.deliver(ctx, d, e, in, st, programme); err != nil {
 		x.discard(e)
 		return nil, err
 	}
@@ -273,14 +291,15 @@ func (x *Exporter) validate(in ExportInput) error {
 }
 
 // deliver runs the engine per preset, then each template, and puts each
-// file in the blob store, filling e.Artifacts; a file that would take the
+// file in the blob store, filling e.Artifacts; the runs check against
+// programme, the project's analysed media (nil: none). A file that would take the
 // export past [MaxExportBytes] or the account past st's quota ends it
 // before it is stored. The runs are sequential: each already
 // uses several cores, and they hold one of [ExporterOptions.EngineSlots]. A
 // file's put (a durable write: it waits on the disk) overlaps the next
 // preset's run; deliver returns once every put it started has ended, so
 // a failed export leaves nothing in flight for discard to miss.
-func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput, st account.Storage) error {
+func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput, st account.Storage, programme *analysis.Analysis) error {
 	ir := []byte(d.IR)
 	base := FileBase(d.Name)
 	puts := make(chan error, len(in.Presets)+len(in.TemplateIDs))
@@ -320,7 +339,7 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 	}
 	for _, p := range in.Presets {
 		res, err := x.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: ir,
-			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
+			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard, Media: programme})
 		if err != nil {
 			runErr = err
 			break

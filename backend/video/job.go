@@ -17,7 +17,13 @@ type Kind string
 const (
 	KindRender  Kind = "render"
 	KindExtract Kind = "extract"
+	// KindAnalyze analyses the media (docs/media.md, Analysis): its mode
+	// is always [ModeAnalyze].
+	KindAnalyze Kind = "analyze"
 )
+
+// ModeAnalyze is the one mode of an analyze job.
+const ModeAnalyze = "analyze"
 
 // Modes of a render job.
 const (
@@ -66,7 +72,7 @@ const (
 // stream copies, track reads and sidecars.
 func LaneOf(j *Job) Lane {
 	switch {
-	case j.Mode == ModeBurnIn, j.Mode == ModeOCRBurned, j.Mode == ModeBroadcastCC && j.TrackIndex < 0:
+	case j.Mode == ModeBurnIn, j.Mode == ModeOCRBurned, j.Mode == ModeAnalyze, j.Mode == ModeBroadcastCC && j.TrackIndex < 0:
 		return LaneHeavy
 	}
 	return LaneLight

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/format"
@@ -22,6 +23,8 @@ type produced struct {
 	video      Output
 	// track is an extract's captions.
 	track *caption.Track
+	// analysis is an analyze job's result.
+	analysis *analysis.Analysis
 }
 
 func (p *produced) close() {

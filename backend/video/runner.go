@@ -3,6 +3,8 @@ package video
 import (
 	"context"
 	"io"
+
+	"github.com/captionqa/captionqa/backend/analysis"
 )
 
 // Runner runs ffmpeg for a job (package video/ffmpeg). Each call works in
@@ -23,6 +25,11 @@ type Runner interface {
 	// decoded. Errors: as Render's; an *apperr.Error with
 	// details.jobError for media without the captions asked for.
 	Extract(ctx context.Context, spec ExtractSpec, progress func(float64)) (*Extracted, error)
+	// Analyze analyses the media: shot changes from the picture, speech
+	// and a waveform from the sound, streaming (its memory does not grow
+	// with the duration). Progress follows the time decoded. Errors: as
+	// Render's.
+	Analyze(ctx context.Context, spec AnalyzeSpec, progress func(float64)) (*analysis.Analysis, error)
 }
 
 // RenderSpec is one mux_soft or burn_in.

@@ -52,6 +52,11 @@ type Store interface {
 	// Succeed ends a running run: j's Output, OutputType and FinishedAt,
 	// and e (its artifacts) inserted, in one transaction.
 	Succeed(ctx context.Context, j *Job, e *project.Export) (ok bool, err error)
+	// SucceedAnalysis ends a running analyze run: a kept as its media's
+	// analysis (replacing an older one) and j's FinishedAt, in one
+	// transaction; [account.StorageFull] when a does not fit the
+	// account's storage quota.
+	SucceedAnalysis(ctx context.Context, j *Job, a *StoredAnalysis) (ok bool, err error)
 	// Fail ends a running run as failed with jerr, giving its run of the
 	// daily pool back, in one transaction.
 	Fail(ctx context.Context, id string, run int, jerr JobError, at time.Time) (ok bool, err error)

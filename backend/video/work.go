@@ -78,8 +78,11 @@ func (s *Service) Work(ctx context.Context, args WorkArgs) error {
 	beat := newBeat(s, j)
 	stopBeat := beat.start(runCtx, cancel)
 	produce := s.produce
-	if j.Kind == KindExtract {
+	switch j.Kind {
+	case KindExtract:
 		produce = s.produceExtract
+	case KindAnalyze:
+		produce = s.produceAnalysis
 	}
 	out, err := produce(runCtx, j, beat.set)
 	stopBeat()
@@ -91,6 +94,8 @@ func (s *Service) finish(ctx, runCtx context.Context, j *Job, limit time.Duratio
 	switch {
 	case err == nil && j.Kind == KindExtract:
 		err = s.storeExtract(ctx, j, out)
+	case err == nil && j.Kind == KindAnalyze:
+		err = s.storeAnalysis(ctx, j, out)
 	case err == nil:
 		err = s.store(ctx, j, out)
 	}

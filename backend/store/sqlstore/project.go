@@ -207,9 +207,9 @@ func (s *ProjectStore) AddRevision(ctx context.Context, accountID, id string, ba
 }
 
 // DeleteProject deletes the project with its revisions (ON DELETE
-// CASCADE) and its exports with their artifacts, ends its open upload
-// sessions and expires its media now, so the media sweeper deletes the
-// bytes, in one transaction. It returns the artifacts' blob keys, or
+// CASCADE) and its exports with their artifacts and its media's
+// analyses, ends its open upload sessions and expires its media now, so
+// the media sweeper deletes the bytes, in one transaction. It returns the artifacts' blob keys, or
 // [apperr.NotFound].
 func (s *ProjectStore) DeleteProject(ctx context.Context, accountID, id string) ([]string, error) {
 	var keys []string
@@ -228,6 +228,9 @@ func (s *ProjectStore) DeleteProject(ctx context.Context, accountID, id string) 
 			WHERE account_id = $1 AND project_id = $2 AND status IN ('pending', 'completed')`, accountID, id, s.db.ts(tx.now))
 		if err != nil {
 			return fmt.Errorf("store: expire the media of project %s: %w", id, err)
+		}
+		if _, err := tx.exec(ctx, `DELETE FROM media_analyses WHERE account_id = $1 AND project_id = $2`, accountID, id); err != nil {
+			return fmt.Errorf("store: delete the analyses of project %s: %w", id, err)
 		}
 		return nil
 	})

@@ -21,7 +21,8 @@ import (
 const storageSQL = `SELECT
 	(SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM artifacts WHERE account_id = $1),
 	(SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM uploads WHERE account_id = $1
-		AND (status = 'pending' OR (status = 'completed' AND (media_expires_at IS NULL OR media_expires_at > $2)))),
+		AND (status = 'pending' OR (status = 'completed' AND (media_expires_at IS NULL OR media_expires_at > $2))))
+		+ (SELECT CAST(COALESCE(SUM(bytes), 0) AS BIGINT) FROM media_analyses WHERE account_id = $1),
 	(SELECT CAST(COALESCE(SUM(ir_bytes), 0) AS BIGINT) FROM projects WHERE account_id = $1),
 	tier, storage_quota FROM accounts WHERE id = $1`
 
