@@ -26,8 +26,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/httpapi"
 	"github.com/captionqa/captionqa/backend/internal/race"
 	"github.com/captionqa/captionqa/backend/server"
