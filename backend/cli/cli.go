@@ -36,6 +36,7 @@ func commands() []command {
 	return []command{
 		{"convert", "convert a caption file between formats", runConvert},
 		{"process", "check a caption file (or a folder) for delivery to a platform", runProcess},
+		{"analyze", "analyse a programme: shot changes, speech, waveform (for process --media)", runAnalyze},
 		{"serve", "run the localhost HTTP API (headless)", runServe},
 		{"account", "manage accounts: create, list, set, set-password", runAccount},
 		{"owner", "the owner account: link (a one-time sign-in link to set its password in the UI)", runOwner},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/jsonw"
@@ -18,10 +19,13 @@ import (
 // enforced problems, so a pipeline can gate on it.
 const ExitNeedsAttention = 3
 
-const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--out FILE] [--all-diagnostics] [--format table|json|junit]"
+const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--all-diagnostics] [--format table|json|junit]"
 
 type processFlags struct {
 	preset, profile, standard, language, from, out, format string
+	// media and analysis name the programme to check against: a video
+	// analysed here, or a previous analyze --json.
+	media, analysis, ffmpeg string
 	// allDiagnostics lists every entry of the result's lists (FILE mode);
 	// by default each keeps the first engine.MaxPerCode of each code, as
 	// the API does.
@@ -41,6 +45,9 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs.StringVar(&f.out, "out", "", "also write the delivery file here (FILE mode only)")
 	fs.StringVar(&f.format, "format", "table", "DIR mode output: table, json or junit")
 	fs.BoolVar(&f.allDiagnostics, "all-diagnostics", false, fmt.Sprintf("list every diagnostic, fix and suggestion (FILE mode); by default each list keeps the first %d of each code and counts the rest under \"omitted\"", engine.MaxPerCode))
+	fs.StringVar(&f.media, "media", "", "check against this programme, analysed first (FILE mode): sync to speech, uncaptioned speech, shot changes")
+	fs.StringVar(&f.analysis, "analysis", "", "check against this analysis, from captionqa analyze --json (FILE mode)")
+	fs.StringVar(&f.ffmpeg, "ffmpeg", envOr(envFFmpeg, ""), "the ffmpeg binary for --media (env "+envFFmpeg+"; default: ffmpeg on the PATH)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageFailed(err)
@@ -48,6 +55,9 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	if len(pos) != 1 {
 		fs.Usage()
 		return usageError(env, "process takes exactly one FILE or DIR")
+	}
+	if f.media != "" && f.analysis != "" {
+		return usageError(env, "--media and --analysis are one or the other")
 	}
 	// The command line reads local files: the API's request limit does not
 	// apply, only the guard against non-caption files in readInput.
@@ -57,8 +67,8 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 		return ExitEmpty
 	}
 	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
-		if f.out != "" {
-			return usageError(env, "--out applies to a single FILE, not a folder")
+		if f.out != "" || f.media != "" || f.analysis != "" {
+			return usageError(env, "--out, --media and --analysis apply to a single FILE, not a folder")
 		}
 		return processDir(ctx, eng, pos[0], f, env)
 	}
@@ -75,9 +85,19 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 		// pipeline reads one shape.
 		return printError(env, apperr.New(apperr.BadRequest, "%v", err).WithDetail("field", "file"))
 	}
+	var programme *analysis.Analysis
+	switch {
+	case f.analysis != "":
+		programme, err = readAnalysis(f.analysis)
+	case f.media != "":
+		programme, err = analyzeLocal(ctx, f.media, f.ffmpeg)
+	}
+	if err != nil {
+		return printError(env, err)
+	}
 	res, err := eng.Process(ctx, engine.Request{
 		Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language,
-		AllDiagnostics: f.allDiagnostics,
+		AllDiagnostics: f.allDiagnostics, Media: programme,
 	})
 	if err != nil {
 		return printError(env, err)

@@ -137,11 +137,12 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	exportLimiter := newExportLimiter(s.db, &s.cfg)
 	templates := newTemplates(s.db, s.projects, s.quota, exportLimiter, &s.cfg)
 	slots := parallel.NewSlots(s.cfg.MaxEngineRuns)
+	vids.build(s, eng, keys, s.quota, exportLimiter)
 	s.exporter = project.NewExporter(project.ExporterOptions{
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
-		Storage: s.accounts, Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner, EngineSlots: slots, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
+		Storage: s.accounts, Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner,
+		Analyses: vids.analyses(), EngineSlots: slots, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
 	})
-	vids.build(s, eng, keys, s.quota, exportLimiter)
 	explainer, err := newExplain(s.quota, eng.Presets(), &s.cfg, s.log)
 	if err != nil {
 		return err

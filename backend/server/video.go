@@ -145,3 +145,12 @@ func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool pro
 		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
 		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, PerAccount: s.cfg.VideoJobsPerAccount, StaleAfter: videoStaleAfter(&s.cfg), Now: s.cfg.Now, Logger: s.log.With("component", "video")})
 }
+
+// analyses is where the exporter finds a project's analysed media: the
+// media service, or none (a nil interface) when video is off.
+func (v *videoParts) analyses() project.Analyses {
+	if v.media == nil {
+		return nil
+	}
+	return v.media
+}

@@ -83,13 +83,7 @@ func (s *Service) produceAnalysis(ctx context.Context, j *Job, progress func(flo
 	if err != nil {
 		return nil, jobErr(err, ErrCodeMediaExpired, "")
 	}
-	spec := AnalyzeSpec{MediaKey: j.MediaKey, Container: m.Probe.Container, Audio: hasAudio(m.Probe.Streams),
-		DurationSeconds: m.Probe.DurationSeconds}
-	if v := m.Probe.Video(); v != nil {
-		r := analysis.RationalOf(v.FrameRate)
-		spec.Video, spec.FrameRateNum, spec.FrameRateDen = true, r.Num, r.Den
-	}
-	a, err := s.o.Runner.Analyze(ctx, spec, progress)
+	a, err := s.o.Runner.Analyze(ctx, AnalyzeSpecOf(j.MediaKey, m.Probe), progress)
 	if err != nil {
 		return nil, err
 	}
@@ -117,4 +111,15 @@ func hasAudio(streams []media.Stream) bool {
 		}
 	}
 	return false
+}
+
+// AnalyzeSpecOf is the analysis of the media at key, which p describes:
+// the stages its streams call for.
+func AnalyzeSpecOf(key string, p *media.Probe) AnalyzeSpec {
+	spec := AnalyzeSpec{MediaKey: key, Container: p.Container, Audio: hasAudio(p.Streams), DurationSeconds: p.DurationSeconds}
+	if v := p.Video(); v != nil {
+		r := analysis.RationalOf(v.FrameRate)
+		spec.Video, spec.FrameRateNum, spec.FrameRateDen = true, r.Num, r.Den
+	}
+	return spec
 }

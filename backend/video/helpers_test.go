@@ -152,8 +152,9 @@ func (e *env) used() int {
 // fakeRunner renders by writing its spec's subtitles as the output; with
 // block set it waits for release or its ctx; fail makes it fail.
 type fakeRunner struct {
-	// extracted is what Extract returns.
+	// extracted is what Extract returns, analyzed what Analyze does.
 	extracted *video.Extracted
+	analyzed  *analysis.Analysis
 	mu        sync.Mutex
 	block     bool
 	fail      error
@@ -195,6 +196,15 @@ func (r *fakeRunner) Extract(ctx context.Context, spec video.ExtractSpec, progre
 	r.mu.Unlock()
 	progress(1)
 	return x, nil
+}
+
+func (r *fakeRunner) Analyze(ctx context.Context, spec video.AnalyzeSpec, progress func(float64)) (*analysis.Analysis, error) {
+	r.mu.Lock()
+	r.calls++
+	a := r.analyzed
+	r.mu.Unlock()
+	progress(1)
+	return a, nil
 }
 
 type fakeOutput []byte
