@@ -45,6 +45,12 @@ const (
 	// must correlate than the unstretched one to be chosen: a drift is
 	// claimed only when it clearly explains the captions better.
 	ratioMargin = 0.02
+	// SyncConfident is the confidence below which an estimate is not
+	// acted on: neither reported (sync_offset, sync_drift) nor applied
+	// (the resync fix). Captions of another programme score about 0.1
+	// (TestEstimateSyncUnrelated); captions of this one, however far
+	// off, well above 0.5.
+	SyncConfident = 0.4
 )
 
 // syncRates are the frame rates whose ratios [EstimateSync] tries, as
