@@ -95,9 +95,14 @@ func SyncRatios() []float64 {
 // parabola through the peak and its neighbours (the middle of a flat
 // peak). Ratios are compared by the normalised correlation (peak over
 // √(speech·captions), unchanged by the stretch); a ratio other than 1
-// must beat 1 by ratioMargin. Confidence is the peak's excess over the
-// overlap a random shift gives (speech·captions/span), as a share of
-// the largest excess possible (min(speech, captions) less that chance).
+// must beat 1 by ratioMargin. Confidence is the product of two shares:
+// the peak's excess over the overlap a random shift gives
+// (speech·captions/span) as a share of the largest excess possible
+// (min(speech, captions) less that chance), and how far the peak stands
+// above its best rival (the best shift outside the peak's lobe, where the
+// correlation stays above half the peak), as a share of its excess: a
+// track whose cues come at so regular a pace that another shift fits as
+// well is not confidently placed.
 func EstimateSync(speech []Segment, cues []Span) (Sync, bool) {
 	if len(speech) == 0 || len(cues) == 0 {
 		return Sync{}, false
@@ -235,11 +240,28 @@ func correlate(sp, c []Span) (lag, peak, conf float64) {
 			lag += 0.5 * (y0 - y2) / den
 		}
 	}
+	// The rival is the best shift outside the peak's lobe, the run of
+	// shifts around it still at half the peak or more.
+	lb, rb := k, end
+	for lb > 0 && 2*f[lb-1] >= f[k] {
+		lb--
+	}
+	for rb+1 < len(f) && 2*f[rb+1] >= f[k] {
+		rb++
+	}
+	var rival int64
+	for i, v := range f {
+		if i < lb || i > rb {
+			rival = max(rival, v)
+		}
+	}
 	s, cs := float64(total(sp)), float64(total(c))
 	span := float64(max(sp[len(sp)-1].EndMs, c[len(c)-1].EndMs) - min(sp[0].StartMs, c[0].StartMs))
 	chance := s * cs / span
-	if top := min(s, cs) - chance; top > 0 {
-		conf = min(max((peak-chance)/top, 0), 1)
+	if top := min(s, cs) - chance; top > 0 && peak > chance {
+		excess := min((peak-chance)/top, 1)
+		distinct := min(max((peak-float64(rival))/(peak-chance), 0), 1)
+		conf = excess * distinct
 	}
 	return lag, peak, conf
 }

@@ -145,3 +145,21 @@ func BenchmarkEstimateSync(b *testing.B) {
 		EstimateSync(speech, c)
 	}
 }
+
+// TestEstimateSyncRegularPace expects little confidence when the cues
+// come at so regular a pace that a shift by one cue fits as well.
+func TestEstimateSyncRegularPace(t *testing.T) {
+	var cues []Span
+	var speech []Segment
+	for i := range int64(40) {
+		cues = append(cues, Span{i * 3500, i*3500 + 3000})
+		speech = append(speech, Segment{StartMs: i*3500 + 10, EndMs: i*3500 + 3020})
+	}
+	got, ok := EstimateSync(speech, cues)
+	if !ok {
+		t.Fatal("no estimate")
+	}
+	if got.Confidence >= SyncConfident {
+		t.Errorf("confidence %.2f for a regular pace, want under %.2f", got.Confidence, SyncConfident)
+	}
+}

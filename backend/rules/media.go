@@ -25,9 +25,9 @@ func speechOf(p Params) ([]analysis.Segment, bool) {
 	return p.Media.Audio.Speech, true
 }
 
-// CueSpans returns the display times of t's cues, the captions
-// [analysis.EstimateSync] aligns.
-func CueSpans(t *caption.Track) []analysis.Span {
+// cueSpans returns the display times of t's cues that show for some
+// time.
+func cueSpans(t *caption.Track) []analysis.Span {
 	out := make([]analysis.Span, 0, len(t.Cues))
 	for i := range t.Cues {
 		if c := &t.Cues[i]; c.EndMs > c.StartMs {
@@ -38,7 +38,8 @@ func CueSpans(t *caption.Track) []analysis.Span {
 }
 
 // SyncOf estimates how t's times map onto the speech of m
-// ([analysis.EstimateSync]); false when m has no audio analysis, either
+// ([analysis.EstimateSync]) from its cues but sound and music labels
+// ([NonSpeech]); false when m has no audio analysis, either
 // side is empty, or the estimate's confidence is under
 // [analysis.SyncConfident], too low to act on.
 func SyncOf(t *caption.Track, m *analysis.Analysis) (analysis.Sync, bool) {
@@ -46,7 +47,15 @@ func SyncOf(t *caption.Track, m *analysis.Analysis) (analysis.Sync, bool) {
 	if !ok {
 		return analysis.Sync{}, false
 	}
-	s, ok := analysis.EstimateSync(speech, CueSpans(t))
+	// Sound and music labels caption no speech: left in, they would
+	// pull the captions towards noises the speech detector does not hear.
+	spoken := make([]analysis.Span, 0, len(t.Cues))
+	for i := range t.Cues {
+		if c := &t.Cues[i]; c.EndMs > c.StartMs && !NonSpeech(c.Text) {
+			spoken = append(spoken, analysis.Span{StartMs: c.StartMs, EndMs: c.EndMs})
+		}
+	}
+	s, ok := analysis.EstimateSync(speech, spoken)
 	if !ok || s.Confidence < analysis.SyncConfident {
 		return analysis.Sync{}, false
 	}

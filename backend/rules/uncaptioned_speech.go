@@ -29,7 +29,7 @@ func (UncaptionedSpeech) Check(t *caption.Track, p Params) []caption.Diagnostic 
 	if !ok {
 		return nil
 	}
-	cues := CueSpans(t)
+	cues := cueSpans(t)
 	slices.SortFunc(cues, func(a, b analysis.Span) int { return cmp.Compare(a.StartMs, b.StartMs) })
 	var out []caption.Diagnostic
 	k := 0
