@@ -99,8 +99,8 @@ func SyncRatios() []float64 {
 // the peak's excess over the overlap a random shift gives
 // (speech·captions/span) as a share of the largest excess possible
 // (min(speech, captions) less that chance), and how far the peak stands
-// above its best rival (the best shift outside the peak's lobe, where the
-// correlation stays above half the peak), as a share of its excess: a
+// above its best rival (the best shift further from it than the median
+// cue lasts), as a share of its excess: a
 // track whose cues come at so regular a pace that another shift fits as
 // well is not confidently placed.
 func EstimateSync(speech []Segment, cues []Span) (Sync, bool) {
@@ -240,15 +240,16 @@ func correlate(sp, c []Span) (lag, peak, conf float64) {
 			lag += 0.5 * (y0 - y2) / den
 		}
 	}
-	// The rival is the best shift outside the peak's lobe, the run of
-	// shifts around it still at half the peak or more.
-	lb, rb := k, end
-	for lb > 0 && 2*f[lb-1] >= f[k] {
-		lb--
+	// The rival is the best shift further from the peak than the median
+	// cue lasts: beyond it a cue no longer meets the speech it was timed
+	// to, so what the rival finds is other speech.
+	durs := make([]int64, len(c))
+	for i, q := range c {
+		durs[i] = q.EndMs - q.StartMs
 	}
-	for rb+1 < len(f) && 2*f[rb+1] >= f[k] {
-		rb++
-	}
+	slices.Sort(durs)
+	lobe := int(durs[len(durs)/2])
+	lb, rb := k-lobe, end+lobe
 	var rival int64
 	for i, v := range f {
 		if i < lb || i > rb {
