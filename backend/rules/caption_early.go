@@ -3,13 +3,15 @@ package rules
 import (
 	"fmt"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/caption"
 )
 
 // CaptionEarly reports a cue that appears more than Params.Limit ms
 // before the speech onset it captions ([Captioned]: the onset of the
-// speech segment it overlaps most, or the nearest within a second); a cue
-// that continues the speech of the cue before it has no onset of its own.
+// speech segment it overlaps most, or the nearest within a second, once
+// the track's estimated offset and drift are taken out); a cue that
+// continues the speech of the cue before it has no onset of its own.
 // Netflix asks for in-times within a frame or two of the first frame of
 // audio. It finds nothing without an audio analysis in Params.Media.
 // Value is how early, in ms.
@@ -35,8 +37,12 @@ func onsetCheck(t *caption.Track, p Params, code string, sign int64) []caption.D
 	if !ok {
 		return nil
 	}
+	var sync *analysis.Sync
+	if s, ok := SyncOf(t, p.Media); ok {
+		sync = &s
+	}
 	var out []caption.Diagnostic
-	for i, j := range Captioned(t, speech) {
+	for i, j := range Captioned(t, speech, sync) {
 		if j < 0 {
 			continue
 		}

@@ -68,11 +68,19 @@ func SyncOf(t *caption.Track, m *analysis.Analysis) (analysis.Sync, bool) {
 // start within onsetWindowMs. A cue given the segment of the cue before
 // it continues that speech and has no onset of its own (-1): a long
 // utterance runs over several cues.
-func Captioned(t *caption.Track, speech []analysis.Segment) []int {
+//
+// With sync (a confident estimate, [SyncOf]) cues are paired with
+// speech where the estimate maps them: on a track off as a whole by more
+// than its gaps, a cue overlaps the next cue's speech more than its own,
+// and the pairing would call a late cue early.
+func Captioned(t *caption.Track, speech []analysis.Segment, sync *analysis.Sync) []int {
 	out := make([]int, len(t.Cues))
 	prev := -1
 	for i := range t.Cues {
 		c := &t.Cues[i]
+		if sync != nil {
+			c = &caption.Cue{StartMs: sync.Map(c.StartMs), EndMs: sync.Map(c.EndMs)}
+		}
 		best, most := -1, int64(0)
 		j := sort.Search(len(speech), func(j int) bool { return speech[j].EndMs > c.StartMs })
 		for ; j < len(speech) && speech[j].StartMs < c.EndMs; j++ {

@@ -215,3 +215,14 @@ func TestNonSpeech(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptionLateWholeTrack shifts a whole track 2.5 s late, more than
+// its gaps: each cue is still paired with its own speech, not the next.
+func TestCaptionLateWholeTrack(t *testing.T) {
+	t.Parallel()
+	tr, media := spoken(1, 2500)
+	p := Params{Limit: 84, Media: media}
+	if late, early := (CaptionLate{}).Check(tr, p), (CaptionEarly{}).Check(tr, p); len(late) != len(tr.Cues) || len(early) != 0 {
+		t.Errorf("%d late and %d early of %d cues, want every cue late", len(late), len(early), len(tr.Cues))
+	}
+}
