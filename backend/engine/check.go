@@ -258,16 +258,19 @@ func (m *match) merge(old, fresh []caption.Diagnostic) []caption.Diagnostic {
 
 // targets turns the preset's rules into fix targets: enforced rules for
 // the delivery, enforced and suggested rules for the aided output. The
-// media analysis and the shot-change window (shot_change_near's limit,
-// whatever its level: it says how near a cut a time is snapped, not a
-// limit to meet) go to both, for the profiles that retime against the
-// media.
+// media analysis, the shot-change window (shot_change_near's limit) and
+// the gap a snap keeps before a cut (gap_too_small's) go to both whatever
+// the rules' levels, for the profiles that retime against the media: they
+// say how a snap is made, not a limit to meet.
 func targets(p *preset.Preset, aided bool, media *analysis.Analysis) fix.Targets {
 	tg := fix.Targets{Media: media}
 	for _, code := range p.RuleCodes() {
 		s, _ := p.Setting(code)
-		if code == rules.CodeShotChangeNear {
+		switch code {
+		case rules.CodeShotChangeNear:
 			tg.ShotWindowMs = s.Limit
+		case rules.CodeGapTooSmall:
+			tg.ShotGapMs = int64(s.Limit)
 		}
 		if s.Level != rules.Enforced && !aided {
 			continue

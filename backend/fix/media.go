@@ -45,8 +45,8 @@ func (f *fixer) resync() {
 // Timed Text Style Guide, timing to shot changes). A move is made only
 // when it keeps the cue at least the minimum duration (tg.MinDurationMs,
 // else zeroCueMinMs) or does not shorten it, keeps it from running into
-// its neighbours, and leaves a gap of two frames (or tg.MinGapMs, when
-// more) to them or none (a cue ending on the cut chained to one starting
+// its neighbours, and leaves a gap of two frames (or the preset's gap,
+// [fixer.snapGapMs], when more) to them or none (a cue ending on the cut chained to one starting
 // there). Out-times are
 // snapped, then in-times, then out-times again: an out-time may reach
 // two frames before a cut only once the next cue's in-time is on it.
@@ -62,6 +62,10 @@ func (f *fixer) snapShots() {
 	f.snapStarts(window)
 	f.snapEnds(window)
 }
+
+// snapGapMs is the preset's least gap a snap keeps: the larger of
+// tg.MinGapMs and tg.ShotGapMs.
+func (f *fixer) snapGapMs() int64 { return max(f.tg.MinGapMs, f.tg.ShotGapMs) }
 
 // minKeepMs is the duration a snap may not shorten a cue below.
 func (f *fixer) minKeepMs() int64 {
@@ -81,10 +85,10 @@ func (f *fixer) snapEnds(window float64) {
 			continue
 		}
 		to := v.FrameRate.TimeOf(cut.Frame - rules.OutGapFrames)
-		if f.tg.MinGapMs > 0 {
+		if g := f.snapGapMs(); g > 0 {
 			// Two frames in ms may round a millisecond under the
 			// preset's gap (83 against 84 at 24 fps).
-			to = min(to, cut.TimeMs-f.tg.MinGapMs)
+			to = min(to, cut.TimeMs-g)
 		}
 		if to <= c.StartMs || (to < c.EndMs && to-c.StartMs < f.minKeepMs()) {
 			continue
@@ -104,7 +108,7 @@ func (f *fixer) snapStarts(window float64) {
 	v := f.tg.Media.Video
 	// Two frames, a millisecond under for rounding, or the preset's gap
 	// when it asks for more.
-	need := max(int64(math.Round(rules.OutGapFrames*v.FrameRate.FrameMs()))-1, f.tg.MinGapMs)
+	need := max(int64(math.Round(rules.OutGapFrames*v.FrameRate.FrameMs()))-1, f.snapGapMs())
 	for i := range f.cues {
 		c := &f.cues[i]
 		cut, _, ok := rules.NearCut(c.StartMs, false, v, window)

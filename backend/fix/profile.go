@@ -119,6 +119,12 @@ type Targets struct {
 	// onto it ([SnapShotChanges]): shot_change_near's limit; 0 is half a
 	// second.
 	ShotWindowMs float64
+	// ShotGapMs is the least gap [SnapShotChanges] leaves between a cue
+	// and the cut it ends before, beside two frames and MinGapMs:
+	// gap_too_small's limit whatever its level, so that two frames
+	// rounded down a millisecond (83 ms at 24 fps) make no gap the preset
+	// reports.
+	ShotGapMs int64
 	// SkipUnfixed leaves [Result.Unfixed] nil, for a caller that checks
 	// the fixed track with the rules itself (the engine) and would
 	// otherwise pay for the same measurements twice.

@@ -31,7 +31,9 @@ func film(frames ...int64) *analysis.Analysis {
 // spoken returns 200 cues and speech that matches them within ±30 ms at
 // the start, the speech ending up to 60 ms after each cue; the cues are
 // then shifted by shift ms and their times multiplied by k first.
-func spoken(k float64, shift int64) (*caption.Track, *analysis.Analysis) { return spokenBy(5, k, shift) }
+func spoken(k float64, shift int64) (*caption.Track, *analysis.Analysis) {
+	return spokenBy(5, k, shift)
+}
 
 // spokenBy is spoken with another random programme for each seed.
 func spokenBy(seed uint64, k float64, shift int64) (*caption.Track, *analysis.Analysis) {
