@@ -38,7 +38,7 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs := newFlagSet("process", processUsage, env)
 	var f processFlags
 	fs.StringVar(&f.preset, "preset", "youtube", "platform preset: youtube, tiktok, html5, generic, lms, instagram-reels, linkedin, vimeo, facebook, zoom, developer-json")
-	fs.StringVar(&f.profile, "fix-profile", "warn-only", "fix profile: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps")
+	fs.StringVar(&f.profile, "fix-profile", "warn-only", "fix profile: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps, resync, snap-shot-changes")
 	fs.StringVar(&f.standard, "standard", "", "grade against a standard: wcag-2.1-aa, en-301-549, fcc-79.1, dcmp")
 	fs.StringVar(&f.language, "language", "", "the captions' language as a BCP 47 tag (e.g. en-GB), for files that declare none")
 	fs.StringVar(&f.from, "from", "", "input format (default: detected)")

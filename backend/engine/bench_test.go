@@ -104,21 +104,21 @@ func BenchmarkProcessStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	dT, aT := targets(p, false), targets(p, true)
+	dT, aT := targets(p, false, nil), targets(p, true, nil)
 	dT.SkipUnfixed, aT.SkipUnfixed = true, true
 	fixed := fix.Apply(src, o.profile, dT)
 	out, _ := normalise(fixed.Track, p, true, nil, fixed.Sources)
-	sc := checkRules(src, p, false, nil)
+	sc := checkRules(src, p, false, nil, nil)
 	stages := []struct {
 		name string
 		run  func()
 	}{
 		{"read", func() { _, _, _, _ = format.Read(req.Filename, "", data) }},
-		{"check-source", func() { checkRules(src, p, false, nil) }},
+		{"check-source", func() { checkRules(src, p, false, nil, nil) }},
 		{"fix-delivery", func() { fix.Apply(src, o.profile, dT) }},
 		{"fix-aided", func() { fix.Apply(src, o.profile, aT) }},
 		{"write", func() { _ = format.Write(p.Output, io.Discard, out) }},
-		{"check-output", func() { checkRules(out, p, true, sc) }},
+		{"check-output", func() { checkRules(out, p, true, sc, nil) }},
 		{"grade", func() {
 			standard.Grade(o.standard, standard.Input{Source: src, Delivery: out, OutputFormat: p.Output})
 		}},

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/parallel"
@@ -17,7 +18,9 @@ import (
 // rules get severity error, suggestions warning. On an output (after is
 // true) strip_styling is not run: the output is already stripped.
 // Findings are in cue order, those of one cue in the catalogue's rule
-// order, track-wide findings (no cue) first.
+// order, track-wide findings (no cue) first. media, when not nil, is the
+// programme's analysis the media rules check against (sync, speech, shot
+// changes); without it they find nothing.
 //
 // prev, when not nil, is the check of the track t was made from (the
 // source): per-cue-text rules ([rules.PerCueText]) then keep prev's
@@ -27,7 +30,7 @@ import (
 // On a long track the rules run side by side, one per processor at a
 // time; each rule's findings land in its own slot, so the result does not
 // depend on the order they finish.
-func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked) *checked {
+func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked, media *analysis.Analysis) *checked {
 	if prev != nil && prev.track == t && after {
 		// The output is the source itself (warn-only, nothing to strip):
 		// the findings are the source's, less strip_styling's.
@@ -49,7 +52,7 @@ func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked) *
 	found := make([][]caption.Diagnostic, len(codes))
 	tasks := make([]func(), len(codes))
 	for i, code := range codes {
-		tasks[i] = func() { found[i] = checkRule(t, p, code, prev, reuse) }
+		tasks[i] = func() { found[i] = checkRule(t, p, code, prev, reuse, media) }
 	}
 	workers := 1
 	if len(t.Cues) >= parallelCheck {
@@ -79,14 +82,14 @@ const parallelCheck = 4096
 // checkRule runs the rule with the given code on t, from prev's findings
 // on the cues reuse marks unchanged when the rule looks only at each cue's
 // text.
-func checkRule(t *caption.Track, p *preset.Preset, code string, prev *checked, reuse *reuse) []caption.Diagnostic {
+func checkRule(t *caption.Track, p *preset.Preset, code string, prev *checked, reuse *reuse, media *analysis.Analysis) []caption.Diagnostic {
 	r, _ := rules.Lookup(code)
 	s, _ := p.Setting(code)
 	sev := caption.SeverityWarning
 	if s.Level == rules.Enforced {
 		sev = caption.SeverityError
 	}
-	params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate}
+	params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate, Media: media}
 	if old, ok := prev.find(code); ok && reuse != nil {
 		var m *match
 		switch {
@@ -254,11 +257,21 @@ func (m *match) merge(old, fresh []caption.Diagnostic) []caption.Diagnostic {
 }
 
 // targets turns the preset's rules into fix targets: enforced rules for
-// the delivery, enforced and suggested rules for the aided output.
-func targets(p *preset.Preset, aided bool) fix.Targets {
-	var tg fix.Targets
+// the delivery, enforced and suggested rules for the aided output. The
+// media analysis, the shot-change window (shot_change_near's limit) and
+// the gap a snap keeps before a cut (gap_too_small's) go to both whatever
+// the rules' levels, for the profiles that retime against the media: they
+// say how a snap is made, not a limit to meet.
+func targets(p *preset.Preset, aided bool, media *analysis.Analysis) fix.Targets {
+	tg := fix.Targets{Media: media}
 	for _, code := range p.RuleCodes() {
 		s, _ := p.Setting(code)
+		switch code {
+		case rules.CodeShotChangeNear:
+			tg.ShotWindowMs = s.Limit
+		case rules.CodeGapTooSmall:
+			tg.ShotGapMs = int64(s.Limit)
+		}
 		if s.Level != rules.Enforced && !aided {
 			continue
 		}

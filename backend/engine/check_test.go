@@ -72,13 +72,13 @@ func TestCheckReusesSourceFindings(t *testing.T) {
 	for name, src := range tracks {
 		for _, id := range eng.presets.IDs() {
 			p, _ := eng.presets.Lookup(id)
-			prev := checkRules(src, p, false, nil)
+			prev := checkRules(src, p, false, nil, nil)
 			for _, prof := range []fix.Profile{fix.WarnOnly, fix.LayoutPreserveBreaks, fix.AutoSplitSentences, fix.AutoSplitCPS} {
 				for _, aided := range []bool{false, true} {
 					labelled, notes := labelSpeakers(src, p)
-					fixed := fix.Apply(labelled, prof, targets(p, aided))
+					fixed := fix.Apply(labelled, prof, targets(p, aided, nil))
 					out, _ := normalise(fixed.Track, p, true, notes, fixed.Sources)
-					got, want := checkRules(out, p, true, prev).all, checkRules(out, p, true, nil).all
+					got, want := checkRules(out, p, true, prev, nil).all, checkRules(out, p, true, nil, nil).all
 					if !reflect.DeepEqual(got, want) {
 						t.Errorf("%s, %s, %s (aided %v): reusing the source's findings gives %d findings, a full check %d",
 							name, id, prof, aided, len(got), len(want))

@@ -23,7 +23,8 @@ import (
 // ([CodeControlCharacter]).
 //
 // It returns [apperr.BadRequest] (details.field names preset, fixProfile,
-// standard or format) for an unknown name, [apperr.InputTooLarge] when the
+// standard or format) for an unknown name (details.field media for a
+// media analysis with a bad version, times or order), [apperr.InputTooLarge] when the
 // file exceeds the configured size, and [apperr.ProcessingFailed] (with
 // details.diagnostics) when the file yields no cues. A cancelled ctx
 // returns its error.
@@ -61,7 +62,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	// together once all three are done, so the result does not depend on
 	// their timing.
 	p := o.preset
-	dTargets, aTargets := targets(p, false), targets(p, true)
+	dTargets, aTargets := targets(p, false, o.media), targets(p, true, o.media)
 	// The aided output can differ from the delivery only when its targets
 	// change what the profile does: warn-only edits nothing, and equal
 	// targets make the same edits. Then one output serves both.
@@ -76,7 +77,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	if !shared {
 		wg.Go(func() { aOut, aerr = e.produce(ctx, &in, aTargets, false) })
 	}
-	in.sourceCheck = checkRules(src, p, false, nil)
+	in.sourceCheck = checkRules(src, p, false, nil, o.media)
 	in.findings = in.sourceCheck.all
 	in.checkedSource.Done()
 	wg.Wait()
@@ -278,7 +279,7 @@ func (e *Engine) finish(ctx context.Context, in *input, sh shaped, grade bool) (
 		wg.Go(func() {
 			gin := standard.Input{
 				Source: in.source, Delivery: out, OutputFormat: p.Output,
-				ReaderDiagnostics: in.readerDiags,
+				ReaderDiagnostics: in.readerDiags, Media: in.opts.media,
 			}
 			// A standard none of whose clauses looks at the output read
 			// back (DCMP) grades the same without it.
@@ -292,7 +293,7 @@ func (e *Engine) finish(ctx context.Context, in *input, sh shaped, grade bool) (
 	// The output keeps the source's findings of per-cue-text rules for
 	// every cue whose text the fixes and normalisation left alone.
 	in.checkedSource.Wait()
-	d.after = checkRules(out, p, true, in.sourceCheck).all
+	d.after = checkRules(out, p, true, in.sourceCheck, in.opts.media).all
 	if !showsText(out) {
 		// Whatever the preset checks, a delivery with nothing to show is
 		// not one: the fixes removed every cue, or no cue has text.

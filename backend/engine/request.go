@@ -47,10 +47,12 @@ type options struct {
 	profile  fix.Profile
 	standard *standard.Catalogue
 	language string
+	// media is the request's Media, checked.
+	media *analysis.Analysis
 }
 
-// Validate checks req's preset, fix profile, standard, input format and
-// language without reading any file, so a caller with many files can
+// Validate checks req's preset, fix profile, standard, input format,
+// language and media analysis without reading any file, so a caller with many files can
 // refuse a bad one once. It returns [apperr.BadRequest] with details.field
 // naming the first bad one, as Process would.
 func (e *Engine) Validate(req Request) error {
@@ -84,6 +86,12 @@ func (e *Engine) resolve(req Request) (options, error) {
 			WithDetail("field", "language")
 	}
 	o.language = req.Language
+	if req.Media != nil {
+		if err := req.Media.Check(); err != nil {
+			return o, badField("media", err)
+		}
+		o.media = req.Media
+	}
 	return o, nil
 }
 

@@ -26,6 +26,12 @@ import "github.com/captionqa/captionqa/backend/caption"
 //   - [AutoSplitCPS] adds, before splitting, borrowing time from the gaps
 //     around each cue over tg.MaxCPS, enough for every piece of a later
 //     split to meet tg.MaxCPS as well.
+//   - [Resync] is [LayoutPreserveBreaks] after moving every cue by the
+//     offset and ratio estimated against tg.Media's speech
+//     ([fixer.resync]); [SnapShotChanges] is [LayoutPreserveBreaks]
+//     followed by snapping in- and out-times to tg.Media's shot changes
+//     ([fixer.snapShots]). Without the media part they read, both are
+//     [LayoutPreserveBreaks].
 //
 // A limit tg.Suggested marks gives way where meeting it would cost an
 // enforced one (see [Targets.Suggested]).
@@ -95,6 +101,9 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	f.sortCues()
 	f.m = measureAll(f.cues)
 	f.repairRanges()
+	if p == Resync {
+		f.resync()
+	}
 	f.tidy(tg.EmptyCues)
 	if tg.ClampPlacement {
 		f.clampPlacements()
@@ -117,6 +126,9 @@ func Apply(t *caption.Track, p Profile, tg Targets) Result {
 	if tg.MinGapMs > 0 {
 		f.closeGaps()
 	}
+	if p == SnapShotChanges {
+		f.snapShots()
+	}
 	out.Cues = f.cues
 	r := Result{Track: out, Changes: inCueOrder(f.changes, len(t.Cues)), Sources: f.src}
 	if !tg.SkipUnfixed {
@@ -135,7 +147,7 @@ const (
 
 func (p Profile) level() int {
 	switch p {
-	case LayoutPreserveBreaks:
+	case LayoutPreserveBreaks, Resync, SnapShotChanges:
 		return levelL
 	case AutoSplitSentences:
 		return levelS

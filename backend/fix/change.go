@@ -33,6 +33,13 @@ const (
 	ActionReorder = "reorder"
 	// ActionClamp brings a cue's position, line or size into the frame.
 	ActionClamp = "clamp"
+	// ActionResync moves a cue by the offset (and stretches it by the
+	// frame-rate ratio) estimated against the speech ([Resync]).
+	ActionResync = "resync"
+	// ActionSnapStart moves a cue's start onto a shot change.
+	ActionSnapStart = "snap_start"
+	// ActionSnapEnd moves a cue's end to two frames before a shot change.
+	ActionSnapEnd = "snap_end"
 )
 
 // Rule codes the fixes address. They mirror the rule catalogue
@@ -40,19 +47,22 @@ const (
 // whitespace hygiene is repaired silently by the rules' standards but still
 // recorded so the report says what changed.
 const (
-	codeOverlap       = "overlapping_cues"
-	codeTooShort      = "duration_too_short"
-	codeTooLong       = "duration_too_long"
-	codeGap           = "gap_too_small"
-	codeEmpty         = "empty_cue"
-	codeLineTooLong   = "line_too_long"
-	codeTooManyLines  = "too_many_lines"
-	codeReadingSpeed  = "reading_speed_high"
-	codeInvalidTime   = "invalid_timestamp"
-	codeOutOfOrder    = "cues_out_of_order"
-	codeWhitespace    = "whitespace"
-	codeLineUnbalance = "line_unbalanced"
-	codePosition      = "position_out_of_bounds"
+	codeOverlap        = "overlapping_cues"
+	codeTooShort       = "duration_too_short"
+	codeTooLong        = "duration_too_long"
+	codeGap            = "gap_too_small"
+	codeEmpty          = "empty_cue"
+	codeLineTooLong    = "line_too_long"
+	codeTooManyLines   = "too_many_lines"
+	codeReadingSpeed   = "reading_speed_high"
+	codeInvalidTime    = "invalid_timestamp"
+	codeOutOfOrder     = "cues_out_of_order"
+	codeWhitespace     = "whitespace"
+	codeLineUnbalance  = "line_unbalanced"
+	codePosition       = "position_out_of_bounds"
+	codeSyncOffset     = "sync_offset"
+	codeSyncDrift      = "sync_drift"
+	codeShotChangeNear = "shot_change_near"
 )
 
 // record appends a change for the input cue src.

@@ -1,4 +1,4 @@
-// Package fix repairs what the rules find, under one of four fix profiles
+// Package fix repairs what the rules find, under one of the fix profiles
 // (docs/cli.md, Fix profiles). Fixes never lose or reorder text: the
 // whitespace-normalised text of a track is the same before and after, and
 // every change is reported.
@@ -7,14 +7,18 @@ package fix
 import (
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/caption"
 )
 
 // Profile names how far fixes may go.
 type Profile string
 
-// The four fix profiles, from the most to the least conservative.
+// The fix profiles: the first four from the most to the least
+// conservative, then the two that retime against the programme's analysis
+// (docs/media-checks.md), each layout-preserve-breaks with one more step.
 const (
 	// WarnOnly changes nothing beyond what the output format demands.
 	WarnOnly Profile = "warn-only"
@@ -28,6 +32,14 @@ const (
 	// AutoSplitCPS adds borrowing time from the gaps around a cue, then
 	// splitting, until each cue meets the reading-speed limit.
 	AutoSplitCPS Profile = "auto-split-cps"
+	// Resync does what LayoutPreserveBreaks does after first moving every
+	// cue by the offset and frame-rate ratio estimated against the
+	// speech of [Targets.Media] (see [fixer.resync]).
+	Resync Profile = "resync"
+	// SnapShotChanges does what LayoutPreserveBreaks does, then moves
+	// in- and out-times near a shot change of [Targets.Media] onto it
+	// (see [fixer.snapShots]).
+	SnapShotChanges Profile = "snap-shot-changes"
 )
 
 // ErrUnknownProfile is returned by [ParseProfile] for a name that is not a
@@ -36,7 +48,7 @@ var ErrUnknownProfile = errors.New("fix: unknown fix profile")
 
 // Profiles lists every profile name.
 func Profiles() []Profile {
-	return []Profile{WarnOnly, LayoutPreserveBreaks, AutoSplitSentences, AutoSplitCPS}
+	return []Profile{WarnOnly, LayoutPreserveBreaks, AutoSplitSentences, AutoSplitCPS, Resync, SnapShotChanges}
 }
 
 // ParseProfile returns the profile named s; "" means [WarnOnly]. It returns
@@ -50,7 +62,11 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("%w %q (known: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps)", ErrUnknownProfile, s)
+	names := make([]string, 0, len(Profiles()))
+	for _, p := range Profiles() {
+		names = append(names, string(p))
+	}
+	return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownProfile, s, strings.Join(names, ", "))
 }
 
 // Targets are the limits fixes aim for; a zero field is not targeted. The
@@ -94,6 +110,21 @@ type Targets struct {
 	// piece a few milliseconds or characters over (TestAidedKeepsEnforced
 	// lists the runs it knows).
 	Suggested Limit
+	// Media is the analysis of the programme the track captions, which
+	// [Resync] and [SnapShotChanges] retime against; without it (or
+	// without the audio or video part they read) they do what
+	// [LayoutPreserveBreaks] does. The other profiles ignore it.
+	Media *analysis.Analysis
+	// ShotWindowMs is how near a shot change an in- or out-time is moved
+	// onto it ([SnapShotChanges]): shot_change_near's limit; 0 is half a
+	// second.
+	ShotWindowMs float64
+	// ShotGapMs is the least gap [SnapShotChanges] leaves between a cue
+	// and the cut it ends before, beside two frames and MinGapMs:
+	// gap_too_small's limit whatever its level, so that two frames
+	// rounded down a millisecond (83 ms at 24 fps) make no gap the preset
+	// reports.
+	ShotGapMs int64
 	// SkipUnfixed leaves [Result.Unfixed] nil, for a caller that checks
 	// the fixed track with the rules itself (the engine) and would
 	// otherwise pay for the same measurements twice.

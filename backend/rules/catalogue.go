@@ -24,6 +24,14 @@ const (
 	CodePresentationRateHigh = "presentation_rate_high"
 	CodePositionOutOfBounds  = "position_out_of_bounds"
 	CodeMissingLanguageTag   = "missing_language_tag"
+	// The checks against the programme's analysis (Params.Media).
+	CodeSyncOffset           = "sync_offset"
+	CodeSyncDrift            = "sync_drift"
+	CodeCaptionEarly         = "caption_early"
+	CodeCaptionLate          = "caption_late"
+	CodeUncaptionedSpeech    = "uncaptioned_speech"
+	CodeCaptionWithoutSpeech = "caption_without_speech"
+	CodeShotChangeNear       = "shot_change_near"
 )
 
 // Units a [Rule.Unit] returns and findings carry in [caption.Diagnostic.Unit].
@@ -63,6 +71,13 @@ func Catalogue() []Rule {
 		PresentationRateHigh{},
 		PositionOutOfBounds{},
 		MissingLanguageTag{},
+		SyncOffset{},
+		SyncDrift{},
+		CaptionEarly{},
+		CaptionLate{},
+		UncaptionedSpeech{},
+		CaptionWithoutSpeech{},
+		ShotChangeNear{},
 	}
 }
 

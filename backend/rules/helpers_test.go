@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/caption"
 )
 
@@ -37,6 +38,8 @@ type rulecase struct {
 	name  string
 	track *caption.Track
 	limit float64
+	// media is the programme's analysis, for the rules that read it.
+	media *analysis.Analysis
 	want  []want
 }
 
@@ -46,7 +49,7 @@ func runRuleCases(t *testing.T, r Rule, cases []rulecase) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			got := r.Check(tc.track, Params{Limit: tc.limit})
+			got := r.Check(tc.track, Params{Limit: tc.limit, Media: tc.media})
 			if len(got) != len(tc.want) {
 				t.Fatalf("got %d findings, want %d: %+v", len(got), len(tc.want), got)
 			}

@@ -12,7 +12,10 @@
 // not parse) are promoted to rule findings by [ReaderCode].
 package rules
 
-import "github.com/captionqa/captionqa/backend/caption"
+import (
+	"github.com/captionqa/captionqa/backend/analysis"
+	"github.com/captionqa/captionqa/backend/caption"
+)
 
 // Level says what a broken rule means for delivery.
 type Level string
@@ -34,6 +37,11 @@ type Params struct {
 	// FrameRate is the frame rate used to express frame-based limits; 0
 	// means the track's own, else 24 fps.
 	FrameRate float64
+	// Media is the analysis of the programme the track captions
+	// (docs/media-checks.md); nil when there is none. The rules that
+	// check against the picture or the sound find nothing without it, or
+	// without the part they read (Audio, Video).
+	Media *analysis.Analysis
 }
 
 // Rule is one check of the catalogue.

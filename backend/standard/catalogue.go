@@ -210,6 +210,8 @@ func validateClause(cl *ClauseSpec) error {
 		return errors.New("passWhenHeld applies to kind \"checks\" only")
 	case cl.Kind == KindChecks && len(cl.Checks) == 0:
 		return errors.New("kind \"checks\" needs at least one check")
+	case cl.Kind == KindSpeechChecks && len(cl.Checks) == 0:
+		return errors.New("kind \"speech-checks\" needs at least one check")
 	case cl.Kind == KindChecks && !cl.PassWhenHeld && cl.Reason == "":
 		return errors.New("a checks clause that does not pass when held needs a reason")
 	case cl.Kind == KindManual && len(cl.Checks) > 0:

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strconv"
 
+	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/rules"
@@ -44,8 +45,14 @@ type Input struct {
 	// not known to be readable.
 	Reparse *Reparse
 	// MediaDurationMs is the length of the programme the captions belong
-	// to, 0 when unknown.
+	// to, 0 when unknown (then Media's duration, when there is one).
 	MediaDurationMs int64
+	// Media is the analysis of the programme (docs/media-checks.md), nil
+	// when there is none: the clauses that check captions against the
+	// speech (FCC synchronicity and completeness, DCMP sync and clarity,
+	// WCAG 1.2.2 equivalence) run their media rules on it, and without
+	// it stay not_evaluated.
+	Media *analysis.Analysis
 }
 
 // Reparse is the result of reading the written delivery output back.
@@ -153,7 +160,7 @@ func gradeClause(cl *ClauseSpec, p *input) outcome {
 	}
 	var failed []caption.Diagnostic
 	for i := range cl.Checks {
-		ds := runCheck(&cl.Checks[i], p.delivery)
+		ds := runCheck(&cl.Checks[i], p.delivery, p.Media)
 		if failed == nil {
 			// The rule's slice is the clause's own: a clause of one check,
 			// the usual case, keeps it without a copy.
@@ -181,9 +188,10 @@ func gradeClause(cl *ClauseSpec, p *input) outcome {
 	return o
 }
 
-// runCheck runs one rule with the standard's threshold; every finding
-// decides a fail.
-func runCheck(ch *Check, t *caption.Track) []caption.Diagnostic {
+// runCheck runs one rule with the standard's threshold, against media
+// for the rules that read it (which find nothing without it); every
+// finding decides a fail.
+func runCheck(ch *Check, t *caption.Track, media *analysis.Analysis) []caption.Diagnostic {
 	r := ch.rule
 	if r == nil {
 		var ok bool
@@ -191,7 +199,7 @@ func runCheck(ch *Check, t *caption.Track) []caption.Diagnostic {
 			return nil
 		}
 	}
-	ds := r.Check(t, rules.Params{Limit: ch.Limit})
+	ds := r.Check(t, rules.Params{Limit: ch.Limit, Media: media})
 	for i := range ds {
 		ds[i].Severity = caption.SeverityError
 	}
@@ -227,6 +235,9 @@ func comparator(code string) string {
 	switch code {
 	case "duration_too_short", "gap_too_small":
 		return "≥"
+	case "uncaptioned_speech":
+		// Speech shorter than the limit may go uncaptioned.
+		return "<"
 	}
 	return "≤"
 }
@@ -262,6 +273,9 @@ func prepare(in Input) *input {
 	p := &input{Input: in, delivery: in.Delivery}
 	if p.delivery == nil {
 		p.delivery = &caption.Track{Version: caption.Version, Cues: []caption.Cue{}}
+	}
+	if p.MediaDurationMs <= 0 && in.Media != nil {
+		p.MediaDurationMs = in.Media.DurationMs
 	}
 	p.output = p.delivery
 	if rt := in.reparsed(); rt != nil && len(rt.Cues) == len(p.delivery.Cues) {

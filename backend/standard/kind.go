@@ -6,6 +6,11 @@ const (
 	// KindChecks runs [ClauseSpec.Checks]: fail on any finding, else pass
 	// when PassWhenHeld, else not_evaluated with Reason.
 	KindChecks = "checks"
+	// KindSpeechChecks runs [ClauseSpec.Checks], media rules among them,
+	// against the programme's speech: without a media analysis with
+	// audio ([Input.Media]) not_evaluated with Reason, else fail on any
+	// finding and pass when they hold (FCC synchronicity, DCMP sync).
+	KindSpeechChecks = "speech-checks"
 	// KindManual is never settled from a file: not_evaluated with Reason.
 	KindManual = "manual"
 	// KindStructure: the file was read without losing content, has a cue
@@ -72,6 +77,8 @@ func kindOf(name string) (kindSpec, bool) {
 	switch name {
 	case KindChecks:
 		return kindSpec{grade: gradeChecksOnly}, true
+	case KindSpeechChecks:
+		return kindSpec{grade: gradeSpeechChecks, needsReason: true}, true
 	case KindManual:
 		return kindSpec{grade: gradeManual, needsReason: true}, true
 	case KindStructure:
@@ -109,7 +116,7 @@ func kindOf(name string) (kindSpec, bool) {
 // kindNames lists every kind, for error messages.
 func kindNames() []string {
 	return []string{
-		KindChecks, KindManual, KindStructure, KindEquivalence, KindColour,
+		KindChecks, KindSpeechChecks, KindManual, KindStructure, KindEquivalence, KindColour,
 		KindContrast, KindLanguage, KindSync, KindPreservation, KindAccuracy,
 		KindCompleteness, KindConsistency, KindSoundLabels, KindMusic,
 		KindCase, KindLineDivision,
@@ -124,3 +131,13 @@ func gradeChecksOnly(cl *ClauseSpec, _ *input) outcome {
 }
 
 func gradeManual(cl *ClauseSpec, _ *input) outcome { return notEvaluated(cl.Reason) }
+
+// gradeSpeechChecks passes when the media has a speech analysis for the
+// clause's checks to run against; [gradeClause] fails it on their
+// findings.
+func gradeSpeechChecks(cl *ClauseSpec, p *input) outcome {
+	if p.Media == nil || p.Media.Audio == nil {
+		return notEvaluated(cl.Reason)
+	}
+	return passed()
+}
