@@ -1,7 +1,8 @@
 // Package programme makes test programmes for the media analysis: a
 // media file whose shot changes and speech are known, built with
 // espeak-ng and ffmpeg from a [Spec], with the truth read from what was
-// rendered (docs/media.md, Analysis). It is for _test files only.
+// rendered (docs/media.md, Analysis). [Cached] keeps the long ones (a
+// benchmark's) between runs. It is for _test files only.
 //
 // When espeak-ng or ffmpeg is missing, Build skips the test with the
 // install step to take, and fails it when CI=true: in CI a skip would
@@ -10,7 +11,10 @@ package programme
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -110,9 +114,63 @@ func Need(t testing.TB) {
 // returns its truth.
 func Build(t testing.TB, spec Spec) Truth {
 	t.Helper()
+	return build(t, spec, t.TempDir())
+}
+
+// recipe versions the programmes Cached keeps: bump it when Build's
+// output changes.
+const recipe = "programme-1"
+
+// Cached is Build for programmes that take minutes to make (a
+// benchmark's): the file and its truth are kept in a folder of the
+// user's temp dir under a hash of spec, and later calls reuse them. A
+// programme is made in a temp folder and renamed into place, so a killed
+// run leaves none half made. Tests must not modify the file.
+func Cached(t testing.TB, spec Spec) Truth {
+	t.Helper()
+	Need(t)
+	root := filepath.Join(os.TempDir(), fmt.Sprintf("captionqa-programme-%d", os.Getuid()))
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%#v", recipe, spec))
+	dir := filepath.Join(root, hex.EncodeToString(sum[:12]))
+	if b, err := os.ReadFile(filepath.Join(dir, "truth.json")); err == nil {
+		var truth Truth
+		if err := json.Unmarshal(b, &truth); err != nil {
+			t.Fatal(err)
+		}
+		truth.Path = filepath.Join(dir, filepath.Base(truth.Path))
+		return truth
+	}
+	tmp, err := os.MkdirTemp(root, "make-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	truth := build(t, spec, tmp)
+	b, err := json.Marshal(truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "truth.json"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, dir); err != nil && !errors.Is(err, os.ErrExist) {
+		// Another process made it first (ENOTEMPTY): use its copy.
+		if _, serr := os.Stat(filepath.Join(dir, "truth.json")); serr != nil {
+			t.Fatal(err)
+		}
+	}
+	truth.Path = filepath.Join(dir, filepath.Base(truth.Path))
+	return truth
+}
+
+// build makes the programme in dir.
+func build(t testing.TB, spec Spec, dir string) Truth {
+	t.Helper()
 	Need(t)
 	s := withDefaults(spec)
-	dir := t.TempDir()
 	var frames int64
 	for _, sc := range s.Scenes {
 		frames += int64(sc.Frames)

@@ -39,11 +39,13 @@ const (
 // run at once on the one staged input, each under the memory limit.
 //
 // The picture stage decodes the first video stream through scdet and
-// prints every frame's score, which [analysis.ShotDetector] filters;
+// prints every frame's difference and score, which
+// [analysis.ShotDetector] filters;
 // frame count and times come from that decode. The sound stage decodes
-// the first audio stream to 16 kHz mono PCM on a pipe, read as it comes
-// by [analysis.VAD] and [analysis.WaveformBuilder]: memory stays flat
-// whatever the length. Progress (0 to 1) weighs the two stages by their
+// the first audio stream to 16 kHz mono PCM on a pipe (padded at the
+// start when the sound starts late, so times stay the programme's), read
+// as it comes by [analysis.VAD] and [analysis.WaveformBuilder]: memory
+// stays flat whatever the length. Progress (0 to 1) weighs the two stages by their
 // cost. When ctx ends or one stage fails, both processes' groups are
 // stopped.
 //
@@ -252,6 +254,9 @@ func (r *Runner) analyzeSound(ctx context.Context, dir, url, demuxer string, rep
 	args, err := buildArgs(func() *ffmpeggo.Stream {
 		in := analyzeInput(url, demuxer)
 		return ffmpeggo.Output([]*ffmpeggo.Stream{in.Get("a:0")}, "-", ffmpeggo.KwArgs{
+			// first_pts pads a sound that starts after the picture
+			// with silence, so that sample 0 is the programme's start.
+			"af": "aresample=first_pts=0",
 			"ac": "1", "ar": strconv.Itoa(analysis.WaveformSampleRate), "f": "s16le",
 			"vn": "", "sn": "", "dn": "",
 		}).GlobalArgs(analyzeFlags...)

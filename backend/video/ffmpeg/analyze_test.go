@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/analysis"
@@ -252,4 +255,62 @@ func abs64(x int64) int64 {
 		return -x
 	}
 	return x
+}
+
+// TestAnalyzeSceneScores reads the metadata filter's print as ffmpeg
+// 5.1 writes it, and refuses a line it cannot parse.
+func TestAnalyzeSceneScores(t *testing.T) {
+	var b strings.Builder
+	for f := range 100 {
+		mafd := 0.4
+		if f == 60 {
+			mafd = 40.2
+		}
+		fmt.Fprintf(&b, "frame:%-4d pts:%-7d pts_time:%g\nlavfi.scd.mafd=%.3f\nlavfi.scd.score=%.3f\n", f, f*512, float64(f)*0.04, mafd, min(mafd, 39.8))
+		if f == 60 {
+			b.WriteString("lavfi.scd.time=2.4\n")
+		}
+	}
+	var reports []float64
+	s := sceneScores{det: analysis.NewShotDetector(analysis.ShotOptions{}), durationS: 4, report: func(f float64) { reports = append(reports, f) }}
+	s.read(strings.NewReader(b.String()))
+	if s.err != nil {
+		t.Fatal(s.err)
+	}
+	if got := s.det.Changes(); s.frames != 100 || len(got) != 1 || got[0] != (analysis.ShotChange{TimeMs: 2400, Frame: 60, Score: 39.8}) {
+		t.Errorf("%d frames, changes %v", s.frames, got)
+	}
+	if len(reports) != 100 || reports[99] < 0.98 {
+		t.Errorf("progress %v", reports[len(reports)-1])
+	}
+	for _, bad := range []string{"frame:x pts:0 pts_time:0\n", "frame:1 pts:0\n", "frame:1 pts:0 pts_time:0\nlavfi.scd.score=high\n"} {
+		s := sceneScores{det: analysis.NewShotDetector(analysis.ShotOptions{}), report: func(float64) {}}
+		s.read(strings.NewReader(bad))
+		if s.err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+// TestAnalyzeLateSound: a sound that starts after the picture keeps its
+// place: times are the programme's, not the sound stream's.
+func TestAnalyzeLateSound(t *testing.T) {
+	r, store := newTestRunner(t, nil)
+	path := filepath.Join(t.TempDir(), "late.mkv")
+	cmd := exec.Command("ffmpeg", "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=s=160x90:r=25:d=4",
+		"-itsoffset", "1", "-f", "lavfi", "-i", "sine=f=440:d=1.5:sample_rate=16000",
+		"-map", "0", "-map", "1", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "pcm_s16le", path)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	put(t, store, "late", path)
+	a, err := r.Analyze(context.Background(), video.AnalyzeSpec{
+		MediaKey: "late", Container: "matroska", Audio: true, DurationSeconds: 4,
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := a.Audio.Speech; len(s) != 1 || abs64(s[0].StartMs-1000) > 30 || abs64(s[0].EndMs-2500) > 30 {
+		t.Errorf("speech %v, want 1000-2500 ms", s)
+	}
 }
