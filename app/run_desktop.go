@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	gosignal "os/signal"
 	"sync"
+	"syscall"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/logger"
@@ -86,10 +88,21 @@ func (w *window) startup(wctx context.Context) {
 	w.stopped = make(chan struct{})
 	stopped := w.stopped
 	w.mu.Unlock()
-	// SIGINT/SIGTERM (main's ctx) close the window like the close button.
+	// SIGINT/SIGTERM close the window like the close button, through one
+	// Quit. Wails' own handler (installed by wails.Run, before this)
+	// quits GTK from its goroutine too, and two gtk_main_quit at once
+	// crashed the window now and then (SIGSEGV, exit 2, in the desktop
+	// smoke test): the signals are taken back from it here, which also
+	// stops them reaching main's ctx, so this goroutine listens to both.
+	gosignal.Reset(os.Interrupt, syscall.SIGTERM)
+	sigs := make(chan os.Signal, 1)
+	gosignal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
+		defer gosignal.Stop(sigs)
 		select {
 		case <-w.ctx.Done():
+			runtime.Quit(wctx)
+		case <-sigs:
 			runtime.Quit(wctx)
 		case <-stopped:
 		}
