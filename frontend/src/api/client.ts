@@ -134,6 +134,8 @@ function processForm(input: ProcessInput): FormData {
   if (input.standard) f.append("standard", input.standard);
   if (input.language) f.append("language", input.language);
   if (input.includeExplain) f.append("includeExplain", "true");
+  if (input.projectId) f.append("projectId", input.projectId);
+  if (input.mediaObjectKey) f.append("mediaObjectKey", input.mediaObjectKey);
   return f;
 }
 

@@ -80,7 +80,15 @@ export const PRESETS = [
   "developer-json",
 ] as const satisfies readonly Preset[];
 
+/** FIX_PROFILES are the profiles that need only the captions, in the order the forms offer them. */
 export const FIX_PROFILES = ["warn-only", "layout-preserve-breaks", "auto-split-sentences", "auto-split-cps"] as const satisfies readonly FixProfile[];
+
+/**
+ * PROGRAMME_FIX_PROFILES need the programme's analysis (an analyze job's;
+ * FixProfile in the contract): offered only where the request names a
+ * project whose media was analysed.
+ */
+export const PROGRAMME_FIX_PROFILES = ["resync", "snap-shot-changes"] as const satisfies readonly FixProfile[];
 
 export const STANDARDS = ["wcag-2.1-aa", "en-301-549", "fcc-79.1", "dcmp"] as const satisfies readonly StandardId[];
 
@@ -99,7 +107,7 @@ export const SCOPES = [
 /** ConstantListsComplete proves that each list above names every member of its enum (satisfies proves it names no other). */
 export type ConstantListsComplete = ListsAll<
   | Exclude<Preset, (typeof PRESETS)[number]>
-  | Exclude<FixProfile, (typeof FIX_PROFILES)[number]>
+  | Exclude<FixProfile, (typeof FIX_PROFILES)[number] | (typeof PROGRAMME_FIX_PROFILES)[number]>
   | Exclude<StandardId, (typeof STANDARDS)[number]>
   | Exclude<Scope, (typeof SCOPES)[number]>
 >;
@@ -265,4 +273,20 @@ export interface ProcessInput {
   language: string;
   /** includeExplain asks for ExplainAI's plan (Pro workspace with explain_ai). */
   includeExplain: boolean;
+  /** projectId checks against the newest analysis of this project's media (processCaptions; v1 only). */
+  projectId?: string;
+  /** mediaObjectKey checks against the analysis of this media (its upload's objectKey; v1 only). */
+  mediaObjectKey?: string;
 }
+
+// ---- the programme's analysis (createAnalyzeJob, getMediaAnalysis)
+
+/** MediaAnalysis is GET /api/v1/media/upload/{uploadId}/analysis: the newest analysis of an upload. */
+export type MediaAnalysis = Schemas["MediaAnalysis"];
+/** Analysis is a programme's shot changes, speech and waveform, version 1. */
+export type Analysis = Schemas["Analysis"];
+export type AnalysisVideo = NonNullable<Analysis["video"]>;
+export type AnalysisAudio = NonNullable<Analysis["audio"]>;
+export type ShotChange = NonNullable<AnalysisVideo["shotChanges"]>[number];
+export type SpeechSegment = NonNullable<AnalysisAudio["speech"]>[number];
+export type Waveform = AnalysisAudio["waveform"];

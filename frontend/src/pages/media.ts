@@ -4,8 +4,9 @@
 // caption file, soft subtitles muxed into the video, or burned in) or an
 // extract (the captions of a subtitle track, of CEA-608 closed captions or
 // burned into the picture, as the project's next timeline revision:
-// media_extract.ts), and follow the jobs live to Play, Download or copy
-// what they made. Rendering needs caption_render, extracting
+// media_extract.ts) or an analysis (shot changes, speech and waveform,
+// which the project's checks then use: createAnalyzeJob), and follow the
+// jobs live to Play, Download or copy what they made. Rendering needs caption_render, extracting
 // caption_extract; uploads either.
 
 import { ApiError, messageOf, type Client } from "../api/client";
@@ -224,7 +225,7 @@ function projectWork(api: MediaApi, client: Client, p: Project, features: Featur
     media = m;
     render.setMedia(m);
     extract.setMedia(m);
-  }, gate);
+  }, gate, (jobId) => void jobs.added(jobId));
   const jobs = jobsCard(api, client, p.id, { mediaOf, gate, extracted: () => void refreshProject() });
   const upload = uploadCard(api, p.id, features.upload, () => void list.load(), gate);
   const render = renderCard(api, p, features.render, (jobId) => void jobs.added(jobId), gate);
@@ -525,7 +526,7 @@ const MEDIA_STATUS: Record<string, { icon: string; text: string }> = {
   expired: { icon: "–", text: "Expired" },
 };
 
-function mediaCard(api: MediaApi, projectId: string, onList: (m: MediaSession[]) => void, gate: (e: unknown) => boolean) {
+function mediaCard(api: MediaApi, projectId: string, onList: (m: MediaSession[]) => void, gate: (e: unknown) => boolean, onAnalyze: (jobId: string) => void) {
   const err = errorBox("media-list-error");
   const tbody = h("tbody", { id: "media-body" });
   const heads = ["File", "Status", "Duration", "Streams", "Kept"];
@@ -533,9 +534,32 @@ function mediaCard(api: MediaApi, projectId: string, onList: (m: MediaSession[])
     "table",
     { id: "media-table", class: "data media-table", hidden: true },
     h("caption", { class: "visually-hidden" }, "Media of this project, newest first"),
-    h("thead", null, h("tr", null, ...heads.map((t) => h("th", { scope: "col" }, t)))),
+    h(
+      "thead",
+      null,
+      h("tr", null, ...heads.map((t) => h("th", { scope: "col" }, t)), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Actions"))),
+    ),
     tbody,
   );
+  const status = h("span", { id: "media-analyze-status", class: "muted small", role: "status" });
+
+  /** analyze queues an analysis of a completed upload; the job shows in the Jobs card. */
+  async function analyze(m: MediaSession, btn: HTMLButtonElement): Promise<void> {
+    if (isBusy(btn)) return;
+    setBusy(btn, true);
+    err.hide();
+    status.textContent = `Starting the analysis of ${m.filename}…`;
+    try {
+      const res = await api.analyze({ projectId, mediaObjectKey: m.objectKey });
+      status.textContent = queuedText("Analysis", res);
+      onAnalyze(res.jobId);
+    } catch (e) {
+      status.textContent = "";
+      if (!gate(e)) err.show(messageOf(e));
+    } finally {
+      setBusy(btn, false);
+    }
+  }
   const loading = h("p", { id: "media-list-loading", class: "muted" }, "Loading media…");
   const empty = h(
     "p",
@@ -551,7 +575,7 @@ function mediaCard(api: MediaApi, projectId: string, onList: (m: MediaSession[])
     try {
       const list = await api.listMedia(projectId);
       err.hide();
-      replace(tbody, ...list.map(mediaRow));
+      replace(tbody, ...list.map((m) => mediaRow(m, analyze)));
       table.hidden = list.length === 0;
       empty.hidden = list.length > 0;
       onList(list);
@@ -569,14 +593,29 @@ function mediaCard(api: MediaApi, projectId: string, onList: (m: MediaSession[])
   const el = h(
     "section",
     { id: "media-card", class: "card", "aria-labelledby": "media-h" },
-    h("div", { class: "output-head" }, h("h2", { id: "media-h", tabindex: -1 }, "Media"), h("div", { class: "form-actions" }, refresh)),
+    h("div", { class: "output-head" }, h("h2", { id: "media-h", tabindex: -1 }, "Media"), h("div", { class: "form-actions" }, status, refresh)),
     err.el,
     area,
   );
   return { el, load };
 }
 
-function mediaRow(m: MediaSession): HTMLElement {
+/** usable tells whether an upload is complete and still kept, so a job can read it. */
+function usable(m: MediaSession): boolean {
+  return m.status === "completed" && (!m.mediaExpiresAt || new Date(m.mediaExpiresAt).getTime() > Date.now());
+}
+
+function mediaRow(m: MediaSession, analyze: (m: MediaSession, btn: HTMLButtonElement) => void): HTMLElement {
+  let action: HTMLElement | null = null;
+  if (usable(m)) {
+    const btn = h(
+      "button",
+      { id: `analyze-${m.uploadId}`, type: "button", class: "button secondary small media-analyze", "aria-label": `Analyse ${m.filename}: shot changes, speech and waveform` },
+      "Analyse",
+    );
+    btn.addEventListener("click", () => analyze(m, btn));
+    action = btn;
+  }
   const s = MEDIA_STATUS[m.status] ?? { icon: "?", text: m.status };
   const until = m.status === "completed" ? untilText(m.mediaExpiresAt) : m.status === "pending" ? untilText(m.expiresAt) : "";
   let kept: HTMLElement | string = "—";
@@ -601,6 +640,7 @@ function mediaRow(m: MediaSession): HTMLElement {
       probe?.container ? h("span", { class: "muted small" }, containerName(probe.container)) : null,
     ),
     h("td", { class: "media-kept" }, kept),
+    h("td", { class: "media-actions" }, action),
   );
 }
 

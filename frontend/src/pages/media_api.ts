@@ -1,6 +1,7 @@
 // Wire types and calls of the media upload and video job routes (issues
 // 16 and 17): POST/GET /api/v1/media/upload, .../complete, GET
 // /api/v1/media, POST /api/v1/jobs/render, POST /api/v1/jobs/extract,
+// POST /api/v1/jobs/analyze, GET /api/v1/media/upload/{id}/analysis,
 // GET/DELETE /api/v1/jobs/{id}, GET /api/v1/jobs. They go through the
 // signed-in session as every page's calls do (Client.v1: cookie +
 // X-CSRF-Token, the error envelope as an ApiError).
@@ -11,7 +12,7 @@
 
 import type { Client } from "../api/client";
 import type { components } from "../api/schema.gen";
-import type { WithDefaults } from "../api/types";
+import type { MediaAnalysis, WithDefaults } from "../api/types";
 
 type Schemas = components["schemas"];
 
@@ -46,7 +47,9 @@ export type RenderMode = RenderRequest["mode"];
 /** ExtractRequest is the body of POST /api/v1/jobs/extract (schema ExtractJobRequest). */
 export type ExtractRequest = Schemas["ExtractJobRequest"];
 export type ExtractMode = ExtractRequest["extractMode"];
-/** JobAccepted is the 202 answer of a render or an extract (schema JobCreated). */
+/** AnalyzeRequest is the body of POST /api/v1/jobs/analyze (schema AnalyzeJobRequest). */
+export type AnalyzeRequest = Schemas["AnalyzeJobRequest"];
+/** JobAccepted is the 202 answer of a render, an extract or an analysis (schema JobCreated). */
 export type JobAccepted = Schemas["JobCreated"];
 
 // ---- calls
@@ -82,6 +85,16 @@ export class MediaApi {
 
   extract(req: ExtractRequest): Promise<JobAccepted> {
     return this.call<JobAccepted>("POST", "/jobs/extract", req);
+  }
+
+  /** analyze queues an analysis of a completed upload (createAnalyzeJob). */
+  analyze(req: AnalyzeRequest): Promise<JobAccepted> {
+    return this.call<JobAccepted>("POST", "/jobs/analyze", req);
+  }
+
+  /** analysis reads an upload's newest analysis (getMediaAnalysis): 404 with details.reason not_analyzed before one succeeded. */
+  analysis(uploadId: string): Promise<MediaAnalysis> {
+    return this.call<MediaAnalysis>("GET", `/media/upload/${encodeURIComponent(uploadId)}/analysis`);
   }
 
   async getJob(jobId: string): Promise<Job> {

@@ -1,18 +1,20 @@
-// The Jobs card of the Media & Jobs page: a project's video jobs (renders
-// and extracts), newest first, with live progress. While any job is queued or running the card
+// The Jobs card of the Media & Jobs page: a project's video jobs (renders,
+// extracts and analyses), newest first, with live progress. While any job is queued or running the card
 // asks for each of those about once a second (GET /api/v1/jobs/{id}) and
 // stops when none is left, or when the page is gone. Status changes are
 // announced once each; progress is not (it is on screen and in the bar).
 // A finished job offers Download (its signed link), Play (the video in a
 // <video> element: the link serves ranges) and, for an inline sidecar,
 // its text with Copy. A succeeded extract says which timeline revision
-// its captions became, links to the project, and offers its IR and SRT.
+// its captions became, links to the project, and offers its IR and SRT;
+// a succeeded analysis sums up what it found (getMediaAnalysis).
 
 import { ApiError, messageOf, type Client } from "../api/client";
 import type { Preset } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { copyText } from "../download";
 import { PRESET_LABELS } from "../ui/labels";
+import { analysisSummary } from "../ui/programme";
 import type { Job, JobArtifact, MediaApi, MediaSession } from "./media_api";
 import { aboutText, bytesText, languageName, spanText, subtitleTracks } from "./media_format";
 
@@ -82,6 +84,10 @@ function isExtract(j: Job): boolean {
   return j.kind === "extract";
 }
 
+function isAnalyze(j: Job): boolean {
+  return j.kind === "analyze";
+}
+
 /** extractSource is what an extract reads: "subtitle track 2" (counted from 1). */
 function extractSource(j: Job): string {
   const what = EXTRACT_SOURCES[j.mode] ?? j.mode.replace(/_/g, " ");
@@ -91,6 +97,7 @@ function extractSource(j: Job): string {
 /** jobTitle names a job in words: "Soft subtitles, MP4 (mov_text)", "Extract · subtitle track 1". */
 export function jobTitle(j: Job): string {
   if (isExtract(j)) return `Extract · ${extractSource(j)}`;
+  if (isAnalyze(j)) return "Analysis";
   const mode = MODE_LABELS[j.mode] ?? j.mode;
   if (j.mode === "mux_soft") return `${mode}, ${(j.container ?? "mp4").toUpperCase()}${j.subtitleCodec ? ` (${j.subtitleCodec})` : ""}`;
   if (j.mode === "sidecar") return `${mode}, ${j.outputDelivery === "inline" ? "inline" : "file"}`;
@@ -108,11 +115,13 @@ function finishedText(j: Job): string {
   return "";
 }
 
-/** clockOf is a time of day, "14:05". */
-/** jobWords name a job in a sentence: "Burn-in render", "Extract of subtitle track 1". */
+/** jobWords name a job in a sentence: "Burn-in render", "Extract of subtitle track 1", "Analysis". */
 function jobWords(j: Job): string {
+  if (isAnalyze(j)) return "Analysis";
   return isExtract(j) ? `Extract of ${extractSource(j)}` : `${jobTitle(j)} render`;
 }
+
+/** clockOf is a time of day, "14:05". */
 
 function clockOf(iso: string): string {
   const d = new Date(iso);
@@ -206,7 +215,7 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
   const empty = h(
     "p",
     { id: "jobs-empty", class: "muted", hidden: true },
-    "No jobs yet. Start a render or extract captions above; the progress shows here, and what a job makes can be played or downloaded.",
+    "No jobs yet. Start a render, extract captions or analyse a video above; the progress shows here, and what a job makes can be played or downloaded.",
   );
   const loading = h("p", { id: "jobs-loading", class: "muted" }, "Loading jobs…");
   const area = h("div", { id: "jobs-area", "aria-busy": "true" }, loading, h("div", { class: "table-wrap" }, table), empty);
@@ -266,6 +275,8 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
     if (j.status === "succeeded" && isExtract(j)) {
       announce(`${what} succeeded: its captions became timeline revision ${j.resultRevision ?? "?"} of the project.`);
       opts.extracted(j);
+    } else if (j.status === "succeeded" && isAnalyze(j)) {
+      announce(`${what} succeeded: the project's captions are now checked against the programme.`);
     } else if (j.status === "succeeded") announce(`${what} succeeded: ready to ${j.mode === "sidecar" ? "view or download" : "play or download"}.`);
     else if (j.status === "failed") announce(`${what} failed: ${j.error?.message ?? "no reason given"}.`);
     else announce(`${what} is ${STATUS[j.status]?.text.toLowerCase() ?? j.status}.`);
@@ -364,9 +375,11 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
       const m = j.mediaObjectKey ? mediaOf(j.mediaObjectKey) : undefined;
       const name = m?.filename ?? "";
       // An extract: the file and the track's language; a render: preset, file and the revision it renders.
-      const sub = isExtract(j)
-        ? [name, j.mode === "soft_track" ? languageName(subtitleTracks(m?.probe).find((s) => s.subtitleIndex === (j.trackIndex ?? 0))?.language) : ""]
-        : [PRESET_LABELS[j.preset as Preset] ?? j.preset, name, `revision ${j.irRevision}`];
+      const sub = isAnalyze(j)
+        ? [name]
+        : isExtract(j)
+          ? [name, j.mode === "soft_track" ? languageName(subtitleTracks(m?.probe).find((s) => s.subtitleIndex === (j.trackIndex ?? 0))?.language) : ""]
+          : [PRESET_LABELS[j.preset as Preset] ?? j.preset, name, `revision ${j.irRevision}`];
       replace(
         titleCell,
         h("span", { class: "job-name" }, jobTitle(j)),
@@ -416,6 +429,7 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
               h("a", { class: "job-open", href: `#/projects/${encodeURIComponent(j.projectId)}` }, "Open the project"),
             )
           : null,
+        j.status === "succeeded" && isAnalyze(j) ? analysisResult(j) : null,
         j.status === "failed" && j.error
           ? h(
               "div",
@@ -427,6 +441,32 @@ export function jobsCard(api: MediaApi, client: Client, projectId: string, opts:
             )
           : null,
       );
+    }
+
+    /** analysisResult sums up what a succeeded analysis found, read once it is shown. */
+    function analysisResult(j: Job): HTMLElement {
+      const key = j.mediaObjectKey ?? "";
+      // An upload's objectKey is media/<uploadId> (docs/media.md).
+      const uploadId = (key ? mediaOf(key)?.uploadId : undefined) ?? key.replace(/^media\//, "");
+      const text = h("span", { class: "job-analysis-text muted small" }, "Reading the analysis…");
+      const el = h(
+        "div",
+        { class: "job-result job-analysis", id: `analysis-summary-${j.jobId}`, "data-upload-id": uploadId },
+        text,
+        h("a", { class: "job-open", href: `#/projects/${encodeURIComponent(j.projectId)}` }, "See it on the project's timeline"),
+      );
+      void (async () => {
+        try {
+          const a = await api.analysis(uploadId);
+          replace(text, analysisSummary(a.analysis));
+          text.classList.remove("muted");
+          el.dataset.shotChanges = String(a.analysis.video?.shotChanges?.length ?? 0);
+          el.dataset.speech = String(a.analysis.audio?.speech?.length ?? 0);
+        } catch (e) {
+          replace(text, `The analysis could not be read: ${messageOf(e)}`);
+        }
+      })();
+      return el;
     }
 
     function showActions(j: Job): void {

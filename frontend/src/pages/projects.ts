@@ -1,30 +1,40 @@
 // Projects: stored caption timelines. The list (paginated) with a create
 // form, and one project: its cues in the timeline and a table, its
 // revisions, a drift check against a dropped candidate file, and exports
-// with a download per artifact through its signed link.
+// with a download per artifact through its signed link. When the
+// project's media was analysed (createAnalyzeJob), the timeline draws the
+// programme too, and the timeline can be checked against it and resynced.
 
 import { ApiError, messageOf, type Client } from "../api/client";
 import {
   FIX_PROFILES,
   PRESETS,
+  PROGRAMME_FIX_PROFILES,
   STANDARDS,
+  type Diagnostic,
   type DriftCue,
   type DriftDiff,
   type DriftItem,
   type ExportCreated,
   type FixProfile,
   type IRTrack,
+  type MediaAnalysis,
   type Preset,
+  type ProcessResult,
   type Project,
   type ProjectDetail,
   type RevisionList,
   type StandardId,
 } from "../api/types";
-import { clock, type Cue } from "../captions";
+import { clock, readCues, type Cue } from "../captions";
 import { announce, formatDate, h, replace } from "../dom";
+import { download, mimeOf } from "../download";
+import { diagTable, newTableState, type DiagTable } from "../ui/diagtable";
 import { errorBox } from "../ui/notice";
 import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS, statusTag as deliveryTag } from "../ui/labels";
-import { timeline } from "../ui/timeline";
+import { analysisSummary, programmeOf, type Programme } from "../ui/programme";
+import { timeline, type Timeline } from "../ui/timeline";
+import { MediaApi, type MediaSession } from "./media_api";
 
 const PAGE_SIZE = 20;
 const MAX_BYTES = 4_456_448;
@@ -246,6 +256,7 @@ function detailView(client: Client, d: ProjectDetail, revs: RevisionList, showEr
       showError(messageOf(e));
     }
   });
+  const exp = d.irRevision ? exportSection(client, d) : null;
   return h(
     "div",
     { class: "project" },
@@ -264,14 +275,16 @@ function detailView(client: Client, d: ProjectDetail, revs: RevisionList, showEr
       item("Created", formatDate(d.createdAt)),
       item("Updated", formatDate(d.updatedAt)),
     ),
-    cues.length ? cuesSection(cues) : h("section", { class: "card" }, h("h3", null, "Timeline"), h("p", { id: "project-no-timeline", class: "muted" }, "This project has no timeline yet. Add one below from a caption file.")),
+    cues.length
+      ? cuesSection(client, d, cues, reload, () => exp?.offerProgramme())
+      : h("section", { class: "card" }, h("h3", null, "Timeline"), h("p", { id: "project-no-timeline", class: "muted" }, "This project has no timeline yet. Add one below from a caption file.")),
     driftSection(client, d, showError, reload),
-    d.irRevision ? exportSection(client, d) : null,
+    exp?.el ?? null,
     revisionsSection(revs),
   );
 }
 
-function cuesSection(cues: Cue[]): HTMLElement {
+function cuesSection(client: Client, d: ProjectDetail, cues: Cue[], reload: () => void, onProgramme: () => void): HTMLElement {
   const rows = cues.map((c, i) =>
     h(
       "tr",
@@ -283,8 +296,12 @@ function cuesSection(cues: Cue[]): HTMLElement {
       h("td", { class: "cue-cell" }, c.text),
     ),
   );
+  let selected: number | null = null;
+  let table: DiagTable | null = null;
   const select = (i: number) => {
+    selected = i;
     tl.mark(i);
+    table?.mark(i);
     rows.forEach((r, j) => r.classList.toggle("selected", j === i));
     rows[i]?.scrollIntoView({ block: "nearest" });
   };
@@ -297,12 +314,25 @@ function cuesSection(cues: Cue[]): HTMLElement {
       }
     });
   });
-  const tl = timeline(cues, [], select);
+  let tl: Timeline = timeline(cues, [], select);
+  const tlHolder = h("div", { id: "timeline-holder" }, tl.el);
+  /** draw redraws the timeline with these markers and the programme, keeping the selection. */
+  const draw = (diags: Diagnostic[], prog: Programme | undefined) => {
+    tl = timeline(cues, diags, select, { programme: prog });
+    replace(tlHolder, tl.el);
+    tl.mark(selected);
+  };
+  const programme = programmeArea(client, d, (prog, diags, t) => {
+    draw(diags, prog);
+    if (t !== undefined) table = t;
+  }, select, reload);
+  void programme.load().then((found) => found && onProgramme());
   return h(
     "section",
     { class: "card", "aria-labelledby": "cues-h" },
     h("h3", { id: "cues-h" }, `Timeline (${cues.length} cues)`),
-    tl.el,
+    tlHolder,
+    programme.el,
     h(
       "div",
       { class: "table-wrap cue-table-wrap" },
@@ -315,6 +345,246 @@ function cuesSection(cues: Cue[]): HTMLElement {
       ),
     ),
   );
+}
+
+// ---- the programme: the analysed media, the check against it, resync
+
+/** STRIP is styling a format cannot carry: a change, not a problem (as the Run QA result lists it). */
+const STRIP = "strip_styling";
+/** SYNC are the findings whose fix is the resync profile. */
+const SYNC = ["sync_offset", "sync_drift"];
+/** FIND_TRIES bounds how many of the newest uploads are asked for an analysis. */
+const FIND_TRIES = 5;
+
+interface Found {
+  media: MediaSession;
+  analysis: MediaAnalysis;
+}
+
+/**
+ * findProgramme returns the analysis of the project's newest analysed
+ * upload among its newest few (listMedia, then getMediaAnalysis: 404
+ * not_analyzed means none yet), or null. An analysis outlives its media's
+ * retention, so expired uploads are asked too. Any other failure (no Pro
+ * workspace, video off) means no programme here.
+ */
+async function findProgramme(api: MediaApi, projectId: string): Promise<Found | null> {
+  let list: MediaSession[];
+  try {
+    list = await api.listMedia(projectId);
+  } catch {
+    return null;
+  }
+  const done = list
+    .filter((m) => m.status === "completed" || m.status === "expired")
+    .sort((a, b) => (b.completedAt ?? b.createdAt).localeCompare(a.completedAt ?? a.createdAt))
+    .slice(0, FIND_TRIES);
+  for (const m of done) {
+    try {
+      return { media: m, analysis: await api.analysis(m.uploadId) };
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) continue;
+      return null;
+    }
+  }
+  return null;
+}
+
+/** irFile is the project's current timeline as a JSON IR file, for processCaptions. */
+function irFile(d: ProjectDetail): File {
+  const base = d.name.replace(/[^\w.-]+/g, "_").replace(/^_+|_+$/g, "") || "timeline";
+  return new File([JSON.stringify(d.ir)], `${base}.json`, { type: "application/json" });
+}
+
+/** syncFinding is the check's offset finding, else its drift finding. */
+function syncFinding(r: ProcessResult): Diagnostic | undefined {
+  const all = [...r.report.diagnostics, ...r.report.remaining];
+  return all.find((x) => x.code === "sync_offset") ?? all.find((x) => x.code === "sync_drift");
+}
+
+/**
+ * syncText words the finding: "Captions run 0.480 s late" for
+ * sync_offset, whose value is the offset in ms (later than the speech when
+ * positive), else its message. A confidence shows when the finding
+ * carries one (a field beyond the contract's Diagnostic).
+ */
+function syncText(f: Diagnostic): string {
+  const conf = (f as Diagnostic & { confidence?: unknown }).confidence;
+  const c = typeof conf === "number" ? ` (confidence ${Math.round(conf * 100)}%)` : "";
+  if (f.code === "sync_offset" && typeof f.value === "number") {
+    return `Captions run ${(Math.abs(f.value) / 1000).toFixed(3)} s ${f.value >= 0 ? "late" : "early"}${c}`;
+  }
+  return `Captions drift out of sync${c}`;
+}
+
+type OnDraw = (prog: Programme, diags: Diagnostic[], table?: DiagTable) => void;
+
+/**
+ * programmeArea finds the project's analysed media and draws it on the
+ * timeline; its Check button runs processCaptions on the current
+ * timeline against that analysis (one run of today's pool, so only when
+ * asked) and shows the findings on the timeline and in a table; an offset
+ * or drift finding offers a resync preview that can be saved as the next
+ * revision or downloaded.
+ */
+function programmeArea(client: Client, d: ProjectDetail, onDraw: OnDraw, select: (cue: number) => void, reload: () => void) {
+  const api = new MediaApi(client);
+  const el = h("div", { id: "programme-area", class: "programme-area", "aria-live": "polite" });
+  const err = errorBox("programme-error");
+  let found: Found | null = null;
+  let prog: Programme | null = null;
+
+  async function load(): Promise<boolean> {
+    found = await findProgramme(api, d.id);
+    if (!found) return false;
+    prog = programmeOf(found.analysis.analysis);
+    onDraw(prog, []);
+    const preset = h("select", { id: "programme-preset" }, ...PRESETS.map((p) => h("option", { value: p }, PRESET_LABELS[p])));
+    const check = h("button", { id: "programme-check", type: "button", class: "button primary" }, "Check against the programme");
+    const status = h("span", { id: "programme-status", class: "muted small", role: "status" });
+    const out = h("div", { id: "programme-result" });
+    check.addEventListener("click", () => void run(preset.value as Preset, check, status, out));
+    replace(
+      el,
+      h(
+        "p",
+        { id: "programme-info", "data-upload-id": found.media.uploadId },
+        "Drawn with the analysis of ",
+        h("strong", null, found.media.filename),
+        ` (${formatDate(found.analysis.createdAt)}): ${analysisSummary(found.analysis.analysis)}.`,
+      ),
+      h(
+        "div",
+        { class: "form-row" },
+        h("div", { class: "field" }, h("label", { for: "programme-preset" }, "Preset"), preset),
+        h("div", { class: "form-actions" }, check, status),
+      ),
+      h("p", { class: "muted small" }, `Checks revision ${d.irRevision} against the programme's speech and shot changes; a check counts one run of today's pool.`),
+      err.el,
+      out,
+    );
+    return true;
+  }
+
+  /** process runs the current timeline against the found analysis. */
+  function process(preset: Preset, fixProfile: FixProfile): Promise<ProcessResult> {
+    return client.process({
+      file: irFile(d),
+      preset,
+      fixProfile,
+      standard: "",
+      language: "",
+      includeExplain: false,
+      projectId: d.id,
+      mediaObjectKey: found?.media.objectKey,
+    });
+  }
+
+  async function run(preset: Preset, btn: HTMLButtonElement, status: HTMLElement, out: HTMLElement): Promise<void> {
+    if (!prog || btn.disabled) return;
+    btn.disabled = true;
+    err.hide();
+    status.textContent = "Checking…";
+    try {
+      const r = await process(preset, "warn-only");
+      const diags = r.report.diagnostics.filter((x) => x.code !== STRIP);
+      const table = diagTable(diags, newTableState("impact"), select, {
+        id: "programme-diag",
+        caption: "Found in the timeline against the programme",
+        line: false,
+        noun: "findings",
+        empty: "No problems found.",
+        where: "of the timeline",
+      });
+      onDraw(prog, diags, table);
+      const sync = syncFinding(r);
+      replace(out, sync ? syncNotice(sync, preset) : null, table.el);
+      const n = diags.length;
+      status.textContent = "";
+      announce(`Checked against the programme: ${n} ${n === 1 ? "finding" : "findings"}${sync ? `; ${syncText(sync)}` : ""}.`);
+    } catch (e) {
+      status.textContent = "";
+      err.show(messageOf(e));
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  /** syncNotice says how far the captions are off and offers the resync profile's result. */
+  function syncNotice(f: Diagnostic, preset: Preset): HTMLElement {
+    const fix = h("button", { id: "sync-fix", type: "button", class: "button primary small" }, "Preview resync");
+    const status = h("span", { id: "sync-status", class: "muted small", role: "status" });
+    const preview = h("div", { id: "sync-preview" });
+    fix.addEventListener("click", () => void resync(fix, status, preview, preset));
+    return h(
+      "div",
+      { id: "sync-notice", class: "alert warning sync-notice", "data-code": f.code, "data-value": f.value ?? "" },
+      h("p", null, h("span", { class: "badge-icon", "aria-hidden": "true" }, "⏱ "), h("strong", { id: "sync-text" }, `${syncText(f)}.`), " ", f.message),
+      h("div", { class: "form-actions" }, fix, status),
+      preview,
+    );
+  }
+
+  /**
+   * resync runs the timeline with the resync profile into the Developer
+   * JSON preset, whose output is the fixed timeline as IR v1: it can be
+   * stored as the next revision (putIR) or downloaded.
+   */
+  async function resync(btn: HTMLButtonElement, status: HTMLElement, preview: HTMLElement, preset: Preset): Promise<void> {
+    if (btn.disabled) return;
+    btn.disabled = true;
+    status.textContent = "Resyncing…";
+    replace(preview);
+    try {
+      const r = await process("developer-json", "resync");
+      const output = r.output ?? "";
+      const fixed = readCues("resync.json", output);
+      if (!output || !fixed.length) throw new Error("the resync gave back no timeline");
+      const left = r.report.remaining.filter((x) => SYNC.includes(x.code)).length;
+      const pairs = cuesOf(d.ir)
+        .slice(0, 3)
+        .map((c, i) => (fixed[i] ? h("li", null, `Cue ${i + 1}: ${clock(c.startMs)} → `, h("strong", { class: "mono" }, clock(fixed[i].startMs))) : null));
+      const save = h("button", { id: "sync-save", type: "button", class: "button primary small" }, `Save as revision ${d.irRevision + 1}`);
+      const dl = h("button", { id: "sync-download", type: "button", class: "button secondary small" }, "Download (JSON IR)");
+      save.addEventListener("click", async () => {
+        if (save.disabled) return;
+        save.disabled = true;
+        try {
+          const p = await client.putIR(d.id, output, d.irRevision);
+          announce(`Resynced timeline stored as revision ${p.irRevision}.`);
+          reload();
+        } catch (e) {
+          err.show(messageOf(e));
+          save.disabled = false;
+        }
+      });
+      dl.addEventListener("click", () => {
+        download(output, `${irFile(d).name.replace(/\.json$/, "")}-resync.json`, mimeOf("json"));
+        announce("Downloading the resynced timeline.");
+      });
+      replace(
+        preview,
+        h(
+          "p",
+          { id: "sync-result", "data-changes": r.report.fixes.length, "data-left": left },
+          `Resynced: ${r.report.fixes.length} ${r.report.fixes.length === 1 ? "change" : "changes"}; `,
+          left ? `${left} sync ${left === 1 ? "finding remains" : "findings remain"}.` : "no sync finding remains.",
+          preset === "developer-json" ? "" : ` Check it again with ${PRESET_LABELS[preset]} after saving.`,
+        ),
+        h("ul", { class: "sync-pairs" }, ...pairs),
+        h("div", { class: "form-actions" }, save, dl),
+      );
+      status.textContent = "";
+      announce(`Resync preview ready: ${r.report.fixes.length} changes.`);
+    } catch (e) {
+      status.textContent = "";
+      err.show(messageOf(e));
+    } finally {
+      btn.disabled = false;
+    }
+  }
+
+  return { el, load };
 }
 
 function revisionsSection(revs: RevisionList): HTMLElement {
@@ -483,7 +753,7 @@ function driftView(diff: DriftDiff, fileName: string, save: (btn: HTMLButtonElem
 
 // ---- exports
 
-function exportSection(client: Client, d: ProjectDetail): HTMLElement {
+function exportSection(client: Client, d: ProjectDetail): { el: HTMLElement; offerProgramme(): void } {
   const err = errorBox("export-error");
   const boxes = PRESETS.map((p) => {
     const id = `export-preset-${p}`;
@@ -530,7 +800,13 @@ function exportSection(client: Client, d: ProjectDetail): HTMLElement {
       submit.disabled = false;
     }
   });
-  return h("section", { class: "card", "aria-labelledby": "export-h" }, h("h3", { id: "export-h" }, "Export"), form, err.el, out);
+  const el = h("section", { class: "card", "aria-labelledby": "export-h" }, h("h3", { id: "export-h" }, "Export"), form, err.el, out);
+  /** offerProgramme adds the profiles that need the programme, once the project's media is known to be analysed. */
+  const offerProgramme = () => {
+    if (fix.querySelector("optgroup")) return;
+    fix.appendChild(h("optgroup", { label: "Against the programme" }, ...PROGRAMME_FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f]))));
+  };
+  return { el, offerProgramme };
 }
 
 type ExportVerdict = NonNullable<ExportCreated["artifacts"][number]["verdict"]>;

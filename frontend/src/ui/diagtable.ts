@@ -5,7 +5,7 @@
 
 import type { Diagnostic, Severity } from "../api/types";
 import { h, replace } from "../dom";
-import { IMPACT_LABELS, IMPACT_RANK, IMPACTS, KIND_LABELS, blocksTag, impactOf, impactTag, type Impact } from "./labels";
+import { IMPACT_LABELS, IMPACT_RANK, IMPACTS, KIND_LABELS, blocksTag, codeLabel, impactOf, impactTag, type Impact } from "./labels";
 
 export type SortKey = "impact" | "severity" | "code" | "cue" | "line" | "message" | "value";
 
@@ -151,7 +151,7 @@ export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: n
     "select",
     { id: `${o.id}-filter-rule`, onchange: () => ((st.rule = ruleSel.value), draw()) },
     h("option", { value: "" }, "All rules"),
-    ...rules.map((r) => h("option", { value: r }, r)),
+    ...rules.map((r) => h("option", { value: r }, codeLabel(r) ? `${codeLabel(r)} (${r})` : r)),
   );
   ruleSel.value = st.rule;
 
@@ -186,12 +186,12 @@ export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: n
             "data-severity": d.severity,
             tabindex: hasCue ? 0 : null,
             "aria-label": hasCue
-              ? `${IMPACT_LABELS[imp]} impact, ${KIND_LABELS[d.severity] ?? d.severity}: ${d.code} on cue ${(d.cueIndex as number) + 1} ${o.where}: ${d.message}`
+              ? `${IMPACT_LABELS[imp]} impact, ${KIND_LABELS[d.severity] ?? d.severity}: ${codeLabel(d.code) || d.code} on cue ${(d.cueIndex as number) + 1} ${o.where}: ${d.message}`
               : null,
           },
           h("td", null, impactTag(imp)),
           h("td", null, blocksTag(d.severity)),
-          h("td", null, ruleCode(d.code)),
+          h("td", null, ruleCode(d.code), codeLabel(d.code) ? h("span", { class: "rule-label muted small" }, codeLabel(d.code)) : null),
           h("td", { class: "num" }, hasCue ? `#${(d.cueIndex as number) + 1}` : "—"),
           o.line ? h("td", { class: "num" }, d.line > 0 ? d.line : "—") : null,
           h("td", { class: "msg" }, d.message),

@@ -23,7 +23,29 @@ export const FIX_LABELS: Record<FixProfile, string> = {
   "layout-preserve-breaks": "Fix timing, keep line breaks",
   "auto-split-sentences": "Re-wrap at sentences",
   "auto-split-cps": "Fix reading speed",
+  resync: "Resync to the programme's speech",
+  "snap-shot-changes": "Snap cue edges to shot changes",
 };
+
+/**
+ * CODE_LABELS are short human names of the checks against the programme
+ * (docs/media.md, Checking against the programme), read-only; other codes
+ * show as their code alone.
+ */
+export const CODE_LABELS: Readonly<Record<string, string>> = {
+  sync_offset: "Captions out of sync",
+  sync_drift: "Captions drift out of sync",
+  caption_early: "Caption before the speech",
+  caption_late: "Caption after the speech",
+  uncaptioned_speech: "Speech without a caption",
+  caption_without_speech: "Caption without speech",
+  shot_change_near: "Cue edge near a shot change",
+};
+
+/** codeLabel is a code's human name, or "" when it has none. */
+export function codeLabel(code: string): string {
+  return CODE_LABELS[code] ?? "";
+}
 
 export const STANDARD_LABELS: Record<StandardId, string> = {
   "wcag-2.1-aa": "WCAG 2.1 AA",
@@ -139,6 +161,11 @@ function byRatio(r: number): Impact {
  *     for content_not_displayed cut short) low, content_not_displayed
  *     medium;
  *   - position_out_of_bounds: medium;
+ *   - against the programme: sync_offset, sync_drift (every cue off) and
+ *     uncaptioned_speech (speech a viewer cannot follow) high;
+ *     caption_early and caption_late by how far past the limit, as
+ *     reading speed; caption_without_speech medium; shot_change_near
+ *     low;
  *   - invalid_markup: medium when enforced (the viewer may read the tag as
  *     text), low as a reader's warning (writing repairs it);
  *   - gap_too_small, line_unbalanced, duration_too_long,
@@ -166,8 +193,18 @@ export function impactOf(d: Diagnostic): Impact {
     case "empty_input":
     case "no_cues":
       return "high";
+    case "sync_offset":
+    case "sync_drift":
+    case "uncaptioned_speech":
+      return "high";
+    case "caption_early":
+    case "caption_late":
+      return byRatio(ratio(d));
     case "position_out_of_bounds":
+    case "caption_without_speech":
       return "medium";
+    case "shot_change_near":
+      return "low";
     case "invalid_markup":
       return d.severity === "error" ? "medium" : "low";
   }

@@ -4,20 +4,35 @@
 // pressing Enter on a marker or a cue selects that cue. A set of cues (an
 // ExplainAI step's) can be highlighted at once. The legend is drawn with
 // the markers' own shapes and classes, and names only what is drawn.
+//
+// With a programme (the media's analysis, getMediaAnalysis) the timeline
+// also draws, under the cue lane, the sound's waveform and a lane of the
+// stretches where someone speaks, and the shot changes as thin dashed
+// ticks across the cue lane; a second legend names them.
 
 import type { Diagnostic, Severity } from "../api/types";
 import { clock, type Cue } from "../captions";
 import { h, svg } from "../dom";
 import { highlightedRows } from "./diagtable";
-import { IMPACT_LABELS, IMPACTS, KIND_LABELS, impactOf, type Impact } from "./labels";
+import { IMPACT_LABELS, IMPACTS, KIND_LABELS, codeLabel, impactOf, type Impact } from "./labels";
+import { speechTotalMs, type Programme } from "./programme";
 
 const W = 1000;
 const PAD = 12;
 const LANE: Record<Impact, number> = { high: 14, medium: 33, low: 52 };
 const CUE_Y = 68;
 const CUE_H = 22;
-const AXIS_Y = 102;
-const H = 124;
+/** Shot-change ticks run from above the cue lane to just under it. */
+const SHOT_Y1 = CUE_Y - 8;
+const SHOT_Y2 = CUE_Y + CUE_H + 4;
+/** With a programme: the waveform's band, then the speech lane, then the axis. */
+const WAVE_Y = CUE_Y + CUE_H + 8;
+const WAVE_H = 28;
+const SPEECH_Y = WAVE_Y + WAVE_H + 6;
+const SPEECH_H = 10;
+/** The axis sits this far under the last lane. */
+const AXIS_GAP = 12;
+const AXIS_BELOW = 22;
 /** SPREAD is how far apart markers of one cue in one lane are drawn. */
 const SPREAD = 20;
 
@@ -69,6 +84,33 @@ export interface TimelineOptions {
   label?: string;
   /** empty is what shows when there are no cues to draw. */
   empty?: string;
+  /** programme draws the media's waveform, speech and shot changes with the cues. */
+  programme?: Programme;
+}
+
+/**
+ * waveformPath is the waveform as one closed SVG path, mirrored about its
+ * band's middle: one column a viewBox unit wide from left to right, each
+ * the loudest peak of its stretch of time (so a peak is never lost when
+ * many fall in one column).
+ */
+function waveformPath(p: Programme, end: number, x0: number, width: number, mid: number, half: number): string {
+  const peaks = p.peaks;
+  if (!peaks || !peaks.length || p.peakMs <= 0) return "";
+  const cols = Math.max(1, Math.round(width));
+  const amp: number[] = new Array(cols).fill(0);
+  for (let k = 0; k < cols; k++) {
+    const from = Math.floor(((k / cols) * end) / p.peakMs);
+    const to = Math.min(peaks.length, Math.max(from + 1, Math.ceil((((k + 1) / cols) * end) / p.peakMs)));
+    let m = 0;
+    for (let i = from; i < to; i++) if (peaks[i] > m) m = peaks[i];
+    amp[k] = m / 255;
+  }
+  const step = width / cols;
+  const f = (v: number) => v.toFixed(1);
+  const top = amp.map((a, k) => `${k === 0 ? "M" : "L"}${f(x0 + k * step)},${f(mid - Math.max(0.5, a * half))}`);
+  const bottom = amp.map((a, k) => `L${f(x0 + k * step)},${f(mid + Math.max(0.5, a * half))}`).reverse();
+  return `${top.join("")}${bottom.join("")}Z`;
 }
 
 /** timeline renders cues and markers; onSelect gets a cue index. */
@@ -84,7 +126,10 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
       highlight() {},
     };
   }
-  const end = Math.max(...cues.map((c) => c.endMs), 1000);
+  const prog = opts.programme;
+  const end = Math.max(...cues.map((c) => c.endMs), prog?.durationMs ?? 0, 1000);
+  const AXIS_Y = (prog ? SPEECH_Y + SPEECH_H : CUE_Y + CUE_H) + AXIS_GAP;
+  const H = AXIS_Y + AXIS_BELOW;
   const x = (t: number) => (Math.max(0, t) / end) * (W - 2 * PAD) + PAD;
   const withCue = diags.filter((d) => d.cueIndex !== undefined && d.cueIndex < cues.length);
   const impacts = withCue.map(impactOf);
@@ -111,6 +156,9 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
         (withCue.length
           ? `; ${withCue.length} problem markers, ${counts.high} of high, ${counts.medium} of medium and ${counts.low} of low impact, ${blocking} blocking delivery.`
           : ".") +
+        (prog
+          ? ` Programme of ${clock(prog.durationMs)}: ${prog.shotChanges.length} shot changes, ${prog.speech.length} stretches of speech (${clock(speechTotalMs(prog))} in all)${prog.peaks ? ", and the waveform of the sound" : ""}.`
+          : "") +
         " Select a marker or cue to show the cue.",
     ),
     svg("line", { x1: PAD, x2: W - PAD, y1: AXIS_Y, y2: AXIS_Y, class: "axis" }),
@@ -149,7 +197,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     const c = cues[d.cueIndex as number];
     const cx = Math.min(W - PAD, Math.max(PAD, x((c.startMs + c.endMs) / 2) + (j - (n - 1) / 2) * SPREAD));
     const cy = LANE[imp];
-    const label = `${IMPACT_LABELS[imp]} impact, ${KIND_LABELS[d.severity] ?? d.severity}: ${d.code} on cue ${(d.cueIndex as number) + 1}: ${d.message}`;
+    const label = `${IMPACT_LABELS[imp]} impact, ${KIND_LABELS[d.severity] ?? d.severity}: ${codeLabel(d.code) || d.code} on cue ${(d.cueIndex as number) + 1}: ${d.message}`;
     const g = svg(
       "g",
       { class: `marker marker-${d.severity} mk-${imp}`, "data-cue": d.cueIndex, "data-code": d.code, "data-impact": imp, "data-severity": d.severity },
@@ -159,6 +207,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     return interactive(g, label, () => onSelect(d.cueIndex as number));
   });
   root.appendChild(cueGroup);
+  if (prog) drawProgramme(root, prog, end, x);
   root.appendChild(svg("g", { class: "markers", "aria-label": "Problem markers" }, ...markers));
 
   // The legend names what is drawn, with the markers' own shapes and classes.
@@ -183,7 +232,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
   );
 
   const scroller = h("div", { class: "timeline-scroll" }, root as unknown as HTMLElement);
-  const el = h("figure", { class: "timeline-wrap" }, scroller, legend);
+  const el = h("figure", { class: "timeline-wrap" }, scroller, legend, prog ? programmeLegend(prog) : null);
   return {
     el,
     mark(cue) {
@@ -206,4 +255,50 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
       }
     },
   };
+}
+
+/**
+ * drawProgramme adds the programme's lanes under the cues (the waveform,
+ * then speech) and its shot changes across the cue lane. Shot changes
+ * let clicks through to the cues under them; their count and the
+ * speech's are in the timeline's description.
+ */
+function drawProgramme(root: SVGElement, p: Programme, end: number, x: (t: number) => number): void {
+  const mid = WAVE_Y + WAVE_H / 2;
+  const d = waveformPath(p, end, x(0), x(end) - x(0), mid, WAVE_H / 2);
+  root.appendChild(
+    svg(
+      "g",
+      { id: "timeline-waveform", class: "waveform", role: "img", "aria-label": p.peaks ? "Waveform of the programme's sound" : "No sound in the programme" },
+      svg("line", { x1: x(0), x2: x(end), y1: mid, y2: mid, class: "waveform-mid" }),
+      d ? svg("path", { d, class: "waveform-path" }) : null,
+    ),
+  );
+  const speech = p.speech.map((s) =>
+    svg(
+      "rect",
+      { x: x(s.startMs), y: SPEECH_Y, width: Math.max(1, x(s.endMs) - x(s.startMs)), height: SPEECH_H, class: "speech", "data-start": s.startMs, "data-end": s.endMs },
+      svg("title", null, `Speech ${clock(s.startMs)} → ${clock(s.endMs)} (confidence ${Math.round(s.confidence * 100)}%)`),
+    ),
+  );
+  root.appendChild(
+    svg(
+      "g",
+      { id: "timeline-speech", class: "speech-lane", role: "img", "aria-label": `Speech: ${p.speech.length} stretches, ${clock(speechTotalMs(p))} in all` },
+      ...speech,
+    ),
+  );
+  const shots = p.shotChanges.map((t) => svg("line", { x1: x(t), x2: x(t), y1: SHOT_Y1, y2: SHOT_Y2, class: "shot-change", "data-time": t }));
+  root.appendChild(svg("g", { class: "shot-changes", role: "img", "aria-label": `${p.shotChanges.length} shot changes` }, ...shots));
+}
+
+/** programmeLegend names the programme's lanes, drawn with their own classes. */
+function programmeLegend(p: Programme): HTMLElement {
+  return h(
+    "ul",
+    { id: "programme-legend", class: "legend", "aria-label": "Programme legend" },
+    h("li", { "data-key": "waveform" }, key(svg("path", { d: "M1,8 L3,5 L5,10 L7,2 L9,13 L11,6 L13,9 L15,8 L13,8 L11,10 L9,3 L7,14 L5,6 L3,11 Z", class: "waveform-path" })), p.peaks ? " Waveform of the sound" : " Waveform (no sound)"),
+    h("li", { "data-key": "speech" }, key(svg("rect", { x: 1, y: 5, width: 14, height: 6, class: "speech" })), " Speech"),
+    h("li", { "data-key": "shot-change" }, key(svg("line", { x1: 8, x2: 8, y1: 1, y2: 15, class: "shot-change-key" })), ` Shot change (${p.shotChanges.length})`),
+  );
 }
