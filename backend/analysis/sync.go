@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 )
 
 // Span is a stretch of time, from StartMs to EndMs: a cue's display, as
@@ -137,9 +138,52 @@ func EstimateSync(speech []Segment, cues []Span) (Sync, bool) {
 		return Sync{}, false
 	}
 	if best.s.Ratio != 1 && best.score < unit.score*(1+ratioMargin) {
-		return unit.s, true
+		best = unit
 	}
-	return best.s, true
+	return refineOnsets(speech, cues, best.s), true
+}
+
+// onsetWindowMs is how far from a cue's aligned in-time a speech onset
+// may be to be taken for the one the cue captions.
+const onsetWindowMs = 500
+
+// refineOnsets moves s's offset by the median distance from each cue's
+// aligned in-time to the nearest speech onset within [onsetWindowMs],
+// when at least half the cues have one. The correlation aligns whole
+// spans, so cues that stay up after the speech (reading time, as style
+// guides allow) pull its peak late by about half their overhang; the
+// in-times are what a caption is timed by (on the first frame of
+// speech), and their median is not moved by a few cues that start
+// mid-sentence.
+func refineOnsets(speech []Segment, cues []Span, s Sync) Sync {
+	var deltas []float64
+	for _, c := range cues {
+		m := float64(c.StartMs)*s.Ratio + s.OffsetMs
+		i := sort.Search(len(speech), func(i int) bool { return float64(speech[i].StartMs) >= m })
+		best, found := 0.0, false
+		for _, j := range []int{i - 1, i} {
+			if j < 0 || j >= len(speech) {
+				continue
+			}
+			d := float64(speech[j].StartMs) - m
+			if math.Abs(d) <= onsetWindowMs && (!found || math.Abs(d) < math.Abs(best)) {
+				best, found = d, true
+			}
+		}
+		if found {
+			deltas = append(deltas, best)
+		}
+	}
+	if len(deltas) == 0 || 2*len(deltas) < len(cues) {
+		return s
+	}
+	slices.Sort(deltas)
+	med := deltas[len(deltas)/2]
+	if len(deltas)%2 == 0 {
+		med = (deltas[len(deltas)/2-1] + deltas[len(deltas)/2]) / 2
+	}
+	s.OffsetMs += med
+	return s
 }
 
 // bin turns milliseconds into 10 ms samples, rounded.

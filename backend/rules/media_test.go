@@ -78,9 +78,9 @@ func TestSyncOffset(t *testing.T) {
 	_, otherMedia := spokenBy(6, 1, 0)
 	runRuleCases(t, SyncOffset{}, []rulecase{
 		{name: "late", limit: 100, track: late, media: lateMedia,
-			want: []want{{cue: -1, value: -2485, msg: "2485 ms late; move every cue earlier"}}},
+			want: []want{{cue: -1, value: -2501, msg: "2501 ms late; move every cue earlier"}}},
 		{name: "early", limit: 100, track: early, media: earlyMedia,
-			want: []want{{cue: -1, value: 715, msg: "early; move every cue later"}}},
+			want: []want{{cue: -1, value: 699, msg: "early; move every cue later"}}},
 		{name: "within tolerance", limit: 100, track: inSync, media: syncMedia},
 		{name: "drift alone is not an offset", limit: 100, track: drifted, media: driftMedia},
 		{name: "unrelated speech is not confident", limit: 100, track: late, media: otherMedia},

@@ -404,17 +404,15 @@ function syncFinding(r: ProcessResult): Diagnostic | undefined {
 
 /**
  * syncText words the finding: "Captions run 0.480 s late" for
- * sync_offset, whose value is the offset in ms (later than the speech when
- * positive), else its message. A confidence shows when the finding
- * carries one (a field beyond the contract's Diagnostic).
+ * sync_offset, whose value is the shift in ms the captions need (negative:
+ * they come after the speech and must move earlier), else its message;
+ * the message carries the estimate's confidence.
  */
 function syncText(f: Diagnostic): string {
-  const conf = (f as Diagnostic & { confidence?: unknown }).confidence;
-  const c = typeof conf === "number" ? ` (confidence ${Math.round(conf * 100)}%)` : "";
   if (f.code === "sync_offset" && typeof f.value === "number") {
-    return `Captions run ${(Math.abs(f.value) / 1000).toFixed(3)} s ${f.value >= 0 ? "late" : "early"}${c}`;
+    return `Captions run ${(Math.abs(f.value) / 1000).toFixed(3)} s ${f.value < 0 ? "late" : "early"}: ${f.message}`;
   }
-  return `Captions drift out of sync${c}`;
+  return `Captions drift out of sync: ${f.message}`;
 }
 
 type OnDraw = (prog: Programme, diags: Diagnostic[], table?: DiagTable) => void;
