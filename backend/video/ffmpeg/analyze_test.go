@@ -86,7 +86,7 @@ var testProgrammes = []struct {
 func TestAnalyzeProgrammes(t *testing.T) {
 	r, store := newTestRunner(t, nil)
 	var truthCuts, reported, hits int
-	var onsetErrs []int64
+	var onsetErrs, endErrs []int64
 	for _, p := range testProgrammes {
 		t.Run(p.name, func(t *testing.T) {
 			truth := programme.Build(t, p.spec)
@@ -137,6 +137,10 @@ func TestAnalyzeProgrammes(t *testing.T) {
 					continue
 				}
 				onsetErrs = append(onsetErrs, abs64(speech[i].StartMs-s.StartMs))
+				j := slices.IndexFunc(speech, func(g analysis.Segment) bool { return g.EndMs >= s.EndMs })
+				if j >= 0 {
+					endErrs = append(endErrs, abs64(speech[j].EndMs-s.EndMs))
+				}
 			}
 			for _, q := range quiet(truth) {
 				for _, g := range speech {
@@ -156,9 +160,10 @@ func TestAnalyzeProgrammes(t *testing.T) {
 	}
 	precision, recall := float64(hits)/float64(reported), float64(hits)/float64(truthCuts)
 	slices.Sort(onsetErrs)
+	slices.Sort(endErrs)
 	median := onsetErrs[len(onsetErrs)/2]
-	t.Logf("shot changes: %d cuts, %d reported, precision %.3f, recall %.3f; speech: %d lines, onset error median %d ms, max %d ms",
-		truthCuts, reported, precision, recall, len(onsetErrs), median, onsetErrs[len(onsetErrs)-1])
+	t.Logf("shot changes: %d cuts, %d reported, precision %.3f, recall %.3f; speech: %d lines, onset error median %d ms, max %d ms; end error median %d ms, max %d ms",
+		truthCuts, reported, precision, recall, len(onsetErrs), median, onsetErrs[len(onsetErrs)-1], endErrs[len(endErrs)/2], endErrs[len(endErrs)-1])
 	if precision < 0.98 || recall < 0.98 {
 		t.Errorf("precision %.3f, recall %.3f: want 0.98 or more", precision, recall)
 	}
