@@ -137,10 +137,12 @@ func TestAnalyzeProgrammes(t *testing.T) {
 					continue
 				}
 				onsetErrs = append(onsetErrs, abs64(speech[i].StartMs-s.StartMs))
-				j := slices.IndexFunc(speech, func(g analysis.Segment) bool { return g.EndMs >= s.EndMs })
-				if j >= 0 {
-					endErrs = append(endErrs, abs64(speech[j].EndMs-s.EndMs))
+				// The end is the last overlapping segment's.
+				j := i
+				for j+1 < len(speech) && speech[j+1].StartMs < s.EndMs {
+					j++
 				}
+				endErrs = append(endErrs, abs64(speech[j].EndMs-s.EndMs))
 			}
 			for _, q := range quiet(truth) {
 				for _, g := range speech {
