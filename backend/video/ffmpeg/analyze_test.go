@@ -234,12 +234,12 @@ func TestAnalyzeStages(t *testing.T) {
 // leaves no run folder.
 func TestAnalyzeCanceled(t *testing.T) {
 	r, store := newTestRunner(t, nil)
-	truth := programme.Build(t, programme.Spec{Width: 640, Height: 360, Scenes: scenes([]string{"mandelbrot"}, 750)})
+	truth := programme.Build(t, programme.Spec{Scenes: scenes([]string{"mandelbrot"}, 500)})
 	put(t, store, "prog", truth.Path)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err := r.Analyze(ctx, video.AnalyzeSpec{
-		MediaKey: "prog", Container: "matroska", Video: true, Audio: true, FrameRateNum: 25, FrameRateDen: 1, DurationSeconds: 30,
+		MediaKey: "prog", Container: "matroska", Video: true, Audio: true, FrameRateNum: 25, FrameRateDen: 1, DurationSeconds: 20,
 	}, func(float64) { cancel() })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
