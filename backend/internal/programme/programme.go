@@ -149,6 +149,17 @@ func Cached(t testing.TB, spec Spec) Truth {
 	}
 	defer os.RemoveAll(tmp)
 	truth := build(t, spec, tmp)
+	// Only the programme is kept: the lines and the speech track are
+	// tens of MB for a long one.
+	parts, err := filepath.Glob(filepath.Join(tmp, "*.wav"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range parts {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
 	b, err := json.Marshal(truth)
 	if err != nil {
 		t.Fatal(err)

@@ -86,7 +86,7 @@ var testProgrammes = []struct {
 func TestAnalyzeProgrammes(t *testing.T) {
 	r, store := newTestRunner(t, nil)
 	var truthCuts, reported, hits int
-	var onsetErrs []int64
+	var onsetErrs, endErrs []int64
 	for _, p := range testProgrammes {
 		t.Run(p.name, func(t *testing.T) {
 			truth := programme.Build(t, p.spec)
@@ -137,6 +137,12 @@ func TestAnalyzeProgrammes(t *testing.T) {
 					continue
 				}
 				onsetErrs = append(onsetErrs, abs64(speech[i].StartMs-s.StartMs))
+				// The end is the last overlapping segment's.
+				j := i
+				for j+1 < len(speech) && speech[j+1].StartMs < s.EndMs {
+					j++
+				}
+				endErrs = append(endErrs, abs64(speech[j].EndMs-s.EndMs))
 			}
 			for _, q := range quiet(truth) {
 				for _, g := range speech {
@@ -156,9 +162,10 @@ func TestAnalyzeProgrammes(t *testing.T) {
 	}
 	precision, recall := float64(hits)/float64(reported), float64(hits)/float64(truthCuts)
 	slices.Sort(onsetErrs)
+	slices.Sort(endErrs)
 	median := onsetErrs[len(onsetErrs)/2]
-	t.Logf("shot changes: %d cuts, %d reported, precision %.3f, recall %.3f; speech: %d lines, onset error median %d ms, max %d ms",
-		truthCuts, reported, precision, recall, len(onsetErrs), median, onsetErrs[len(onsetErrs)-1])
+	t.Logf("shot changes: %d cuts, %d reported, precision %.3f, recall %.3f; speech: %d lines, onset error median %d ms, max %d ms; end error median %d ms, max %d ms",
+		truthCuts, reported, precision, recall, len(onsetErrs), median, onsetErrs[len(onsetErrs)-1], endErrs[len(endErrs)/2], endErrs[len(endErrs)-1])
 	if precision < 0.98 || recall < 0.98 {
 		t.Errorf("precision %.3f, recall %.3f: want 0.98 or more", precision, recall)
 	}
@@ -227,12 +234,12 @@ func TestAnalyzeStages(t *testing.T) {
 // leaves no run folder.
 func TestAnalyzeCanceled(t *testing.T) {
 	r, store := newTestRunner(t, nil)
-	truth := programme.Build(t, programme.Spec{Width: 640, Height: 360, Scenes: scenes([]string{"mandelbrot"}, 750)})
+	truth := programme.Build(t, programme.Spec{Scenes: scenes([]string{"mandelbrot"}, 500)})
 	put(t, store, "prog", truth.Path)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err := r.Analyze(ctx, video.AnalyzeSpec{
-		MediaKey: "prog", Container: "matroska", Video: true, Audio: true, FrameRateNum: 25, FrameRateDen: 1, DurationSeconds: 30,
+		MediaKey: "prog", Container: "matroska", Video: true, Audio: true, FrameRateNum: 25, FrameRateDen: 1, DurationSeconds: 20,
 	}, func(float64) { cancel() })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
