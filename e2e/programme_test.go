@@ -10,7 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/captionqa/captionqa/backend/httpapi"
-	"github.com/captionqa/captionqa/backend/internal/programme"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
 )
 
 // TestProgrammeOnTheTimeline: a spoken programme with hard cuts is

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/httpapi"
-	"github.com/captionqa/captionqa/backend/internal/programme"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
 )
 
 // spokenIR is an IR of one cue per speech segment, shifted by shiftMs.

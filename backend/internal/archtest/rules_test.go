@@ -34,7 +34,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerDomain, true
 	case in(rel, "backend/store", "backend/store/jobs", "backend/store/storetest", "backend/blob/blobtest"):
 		return layerPort, true
-	case in(rel, "backend/store/sqlstore", "backend/store/sqlite", "backend/store/postgres", "backend/blob/s3blob", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
+	case in(rel, "backend/store/sqlstore", "backend/store/sqlite", "backend/store/postgres", "backend/blob/s3blob", "backend/jsrun", "backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/video/ffmpeg/fftest/programme", "backend/httpapi", "backend/metrics", "backend/blob/fsblob", "backend/explain/llm", "backend/explain/llm/llmtest"):
 		return layerAdapter, true
 	case in(rel, "backend/server", "backend/cli", "app", "", "frontend/bundle", "e2e", "docs", "build/package"):
 		return layerRoot, true
@@ -63,7 +63,7 @@ func technologies() []technology {
 		{"github.com/aws/smithy-go", []string{"backend/blob/s3blob", "backend/internal/s3test"}, "only blob/s3blob (and the tests' S3 server) imports the S3 client's runtime"},
 		{"modernc.org/sqlite", []string{"backend/store/sqlite"}, "rule 3: only store/sqlite imports modernc.org/sqlite"},
 		{"github.com/u2takey/ffmpeg-go", []string{"backend/video/ffmpeg"}, "rule 4: only video/ffmpeg imports ffmpeg-go"},
-		{"os/exec", []string{"backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/internal/programme", "frontend/bundle", "backend/internal/pgtest", "backend/internal/s3test"}, "rule 4: only video/ffmpeg (and its test fixtures and servers) runs processes"},
+		{"os/exec", []string{"backend/video/ffmpeg", "backend/video/ffmpeg/fftest", "backend/video/ffmpeg/fftest/programme", "frontend/bundle", "backend/internal/pgtest", "backend/internal/s3test"}, "rule 4: only video/ffmpeg (and its test fixtures and servers) runs processes"},
 		{"modernc.org/quickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},
 		// jsrun's watchdog reads the engine's JSContext layout (kick.go).
 		{"modernc.org/libquickjs", []string{"backend/jsrun"}, "rule 5: only jsrun imports the JS engine"},

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/captionqa/captionqa/backend/internal/programme"
 	"github.com/captionqa/captionqa/backend/video"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
 )
 
 // BenchmarkAnalyze10Min analyses a 10-minute 1280x720 25 fps H.264

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/analysis"
-	"github.com/captionqa/captionqa/backend/internal/programme"
 	"github.com/captionqa/captionqa/backend/video"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
 )
 
 // testLines are what the test programmes say. Read-only.
