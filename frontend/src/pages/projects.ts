@@ -405,14 +405,14 @@ function syncFinding(r: ProcessResult): Diagnostic | undefined {
 /**
  * syncText words the finding: "Captions run 0.480 s late" for
  * sync_offset, whose value is the shift in ms the captions need (negative:
- * they come after the speech and must move earlier), else its message;
- * the message carries the estimate's confidence.
+ * they come after the speech and must move earlier); the notice adds
+ * the finding's message, which carries the estimate's confidence.
  */
 function syncText(f: Diagnostic): string {
   if (f.code === "sync_offset" && typeof f.value === "number") {
-    return `Captions run ${(Math.abs(f.value) / 1000).toFixed(3)} s ${f.value < 0 ? "late" : "early"}: ${f.message}`;
+    return `Captions run ${(Math.abs(f.value) / 1000).toFixed(3)} s ${f.value < 0 ? "late" : "early"}`;
   }
-  return `Captions drift out of sync: ${f.message}`;
+  return "Captions drift out of sync";
 }
 
 type OnDraw = (prog: Programme, diags: Diagnostic[], table?: DiagTable) => void;
@@ -517,7 +517,7 @@ function programmeArea(client: Client, d: ProjectDetail, onDraw: OnDraw, select:
     return h(
       "div",
       { id: "sync-notice", class: "alert warning sync-notice", "data-code": f.code, "data-value": f.value ?? "" },
-      h("p", null, h("span", { class: "badge-icon", "aria-hidden": "true" }, "⏱ "), h("strong", { id: "sync-text" }, `${syncText(f)}.`), " ", f.message),
+      h("p", null, h("strong", { id: "sync-text" }, `${syncText(f)}.`), " ", f.message),
       h("div", { class: "form-actions" }, fix, status),
       preview,
     );
