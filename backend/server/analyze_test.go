@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"slices"
@@ -152,6 +153,29 @@ func TestAnalyzeJobChecksTheCaptions(t *testing.T) {
 	if v, _ := d["value"].(float64); v < -2080 || v > -1920 {
 		t.Errorf("sync_offset value = %v; want about -2000", d["value"])
 	}
+	// An export of the project (its captions 2 s late) checks against
+	// the programme: FCC synchronicity is graded, and fails.
+	e.call("PUT", "/api/v1/projects/"+pid+"/ir", map[string]any{"ir": spokenIR(speech, texts, 2000), "baseRevision": 1}, 200, nil)
+	var x struct {
+		Artifacts []struct {
+			Verdict struct {
+				Standard struct {
+					Summary map[string]int `json:"summary"`
+				} `json:"standard"`
+			} `json:"verdict"`
+		} `json:"artifacts"`
+	}
+	export := map[string]any{"presets": []string{"youtube"}, "standard": "fcc-79.1"}
+	r := e.call("POST", "/api/v1/projects/"+pid+"/exports", export, 201, &x)
+	withMedia := maps.Clone(x.Artifacts[0].Verdict.Standard.Summary)
+	// The same captions in a project without media: not evaluated.
+	other := e.newProject("No media", spokenIR(speech, texts, 2000))
+	e.call("POST", "/api/v1/projects/"+other+"/exports", export, 201, &x)
+	blindExport := x.Artifacts[0].Verdict.Standard.Summary
+	if withMedia["fail"] <= blindExport["fail"] || withMedia["notEvaluated"] >= blindExport["notEvaluated"] {
+		t.Errorf("FCC clauses with the programme %v, without %v; want more graded, and failed: %s", withMedia, blindExport, r.Body)
+	}
+
 	blind := codesOf(e.processWith(spokenIR(speech, texts, 2000), nil))
 	if _, ok := blind["sync_offset"]; ok {
 		t.Error("a check without media reports sync_offset")

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/captionqa/captionqa/backend/analysis"
+	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/rules"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
 )
@@ -18,7 +20,9 @@ import (
 // with and without a music bed. The error is the estimated correction
 // against the true shift: median at most 40 ms, every one at most 80 ms.
 // Captions timed at 23.976 fps on 25 fps media are found drifted, and
-// after the resync every cue starts within 80 ms of its speech.
+// after the resync every cue starts within 80 ms of its speech; every
+// line whose cue is removed is found uncaptioned, and none of complete
+// captions.
 func TestSyncOnProgrammes(t *testing.T) {
 	programme.Need(t)
 	r, store := newTestRunner(t, nil)
@@ -57,6 +61,27 @@ func TestSyncOnProgrammes(t *testing.T) {
 				}
 				errs = append(errs, math.Abs(s.OffsetMs+float64(shift)))
 			}
+			// Uncaptioned speech: every third line's cue removed is found
+			// (each line lasts over 1.5 s), the complete captions give none.
+			full, thinned := &caption.Track{Version: caption.Version}, &caption.Track{Version: caption.Version}
+			var removed []int
+			for i, sp := range cues(0, 1) {
+				c := caption.Cue{StartMs: sp.StartMs, EndMs: sp.EndMs, Text: testLines[i%len(testLines)]}
+				full.Cues = append(full.Cues, c)
+				if i%3 == 1 {
+					removed = append(removed, i)
+					continue
+				}
+				thinned.Cues = append(thinned.Cues, c)
+			}
+			params := rules.Params{Limit: 1500, Media: a}
+			if got := (rules.UncaptionedSpeech{}).Check(full, params); len(got) != 0 {
+				t.Errorf("complete captions: %d uncaptioned_speech findings: %v", len(got), got)
+			}
+			if got := (rules.UncaptionedSpeech{}).Check(thinned, params); len(got) != len(removed) {
+				t.Errorf("%d lines without a cue, %d uncaptioned_speech findings: %v", len(removed), len(got), got)
+			}
+
 			k := 25 / (24000.0 / 1001)
 			drifted := cues(700, k)
 			s, ok := analysis.EstimateSync(a.Audio.Speech, drifted)
