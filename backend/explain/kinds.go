@@ -11,8 +11,11 @@ func kindOf(code string) string {
 		return KindRestoreContent
 	case "overlapping_cues", "duration_too_short", "duration_too_long", "gap_too_small", "cues_out_of_order",
 		"invalid_timestamp", "end_before_start", "timing_drift_on_convert", "cue_after_media_end",
-		"captions_end_early", "caption_gap":
+		"captions_end_early", "caption_gap", "sync_offset", "sync_drift", "caption_early", "caption_late",
+		"shot_change_near", "caption_without_speech":
 		return KindFixTiming
+	case "uncaptioned_speech":
+		return KindRestoreContent
 	case "reading_speed_high", "presentation_rate_high":
 		return KindSplitCues
 	case "too_many_lines", "line_too_long", "line_unbalanced", "line_break_poor":
