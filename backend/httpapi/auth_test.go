@@ -57,6 +57,7 @@ func v1Routes() []v1Route {
 		{"POST", "/api/v1/media/upload/:uploadId/complete", exW, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}},
 		{"GET", "/api/v1/media", exR, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}},
 		{"GET", "/api/v1/media/upload/:uploadId/analysis", exR, []string{account.FeatureProWorkspace}},
+		{"GET", "/api/v1/media/upload/:uploadId/link", exR, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}},
 		{"GET", "/api/v1/export-templates", exR, []string{adv}},
 		{"POST", "/api/v1/export-templates", exW, []string{adv}},
 		{"GET", "/api/v1/export-templates/:id", exR, []string{adv}},

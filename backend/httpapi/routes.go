@@ -111,6 +111,7 @@ func (h *handler) routes(e *echo.Echo) {
 	// media: extensions in the served contract.
 	add("GET", "/media/upload/:uploadId", needAny(exportsR, extract, render), h.withMedia(h.getUpload))
 	add("GET", "/media/upload/:uploadId/analysis", need(exportsR, pro), h.withMedia(h.getAnalysis))
+	add("GET", "/media/upload/:uploadId/link", needAny(exportsR, extract, render), h.withMedia(h.withExports(h.mediaLink)))
 	add("GET", "/media", needAny(exportsR, extract, render), h.withMedia(h.listUploads))
 	// Template bodies carry a script of up to 256 KiB, escaped in JSON.
 	tplBody := h.sizeGuard(MaxTemplateBodyBytes)
@@ -134,9 +135,12 @@ func (h *handler) routes(e *echo.Echo) {
 	e.GET("/api/csrf", h.csrfToken)
 	e.POST("/api/process", h.uploadSlot(h.homepageProcess), h.browserOnly, h.sizeGuard(h.maxRequest))
 
-	// Signed artifact downloads: the link is the credential, no key.
+	// Signed artifact downloads and media play links: the link is the
+	// credential, no key.
 	e.GET(DownloadPrefix+":artifactId", h.withExports(h.download))
 	e.HEAD(DownloadPrefix+":artifactId", h.withExports(h.download))
+	e.GET(PlayPrefix+":uploadId", h.withMedia(h.withExports(h.play)))
+	e.HEAD(PlayPrefix+":uploadId", h.withMedia(h.withExports(h.play)))
 
 	// Signed media uploads: the URL is the credential, no key.
 	e.PUT(media.PutPrefix+":uploadId/:part", h.withMedia(h.partLimits(h.putPart)))

@@ -1,18 +1,14 @@
 package project
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"time"
 
 	"github.com/captionqa/captionqa/backend/apperr"
-	"github.com/captionqa/captionqa/backend/blob"
 )
 
 // Bounds of a signed artifact link's lifetime (docs/api.md, Exports and
@@ -78,80 +74,4 @@ func CheckLinkTTL(seconds int) (time.Duration, error) {
 			WithDetail("field", "ttlSeconds").WithDetail("reason", "out_of_range")
 	}
 	return ttl, nil
-}
-
-// BlobReader reads an object through ranged gets: a Seek costs nothing,
-// the next Read opens the object from there. It is an io.ReadSeekCloser,
-// which http.ServeContent serves ranges from, over any [blob.Store]
-// (one get per range, as S3 would serve it).
-type BlobReader struct {
-	ctx   context.Context
-	store blob.Store
-	key   string
-	size  int64
-	off   int64
-	rc    io.ReadCloser
-}
-
-// Read reads from the current offset, opening the object there first.
-func (r *BlobReader) Read(p []byte) (int, error) {
-	if r.off >= r.size {
-		return 0, io.EOF
-	}
-	if r.rc == nil {
-		rc, _, err := r.store.Get(r.ctx, r.key, &blob.Range{Start: r.off, Length: -1})
-		if err != nil {
-			return 0, err
-		}
-		r.rc = rc
-	}
-	n, err := r.rc.Read(p)
-	r.off += int64(n)
-	return n, err
-}
-
-// Seek moves the offset; the object is opened again on the next Read.
-func (r *BlobReader) Seek(offset int64, whence int) (int64, error) {
-	var abs int64
-	switch whence {
-	case io.SeekStart:
-		abs = offset
-	case io.SeekCurrent:
-		abs = r.off + offset
-	case io.SeekEnd:
-		abs = r.size + offset
-	default:
-		return 0, errors.New("project: blob reader: bad whence")
-	}
-	if abs < 0 {
-		return 0, errors.New("project: blob reader: negative position")
-	}
-	if abs != r.off {
-		r.closeBody()
-		r.off = abs
-	}
-	return abs, nil
-}
-
-// Close releases the open get, if any.
-func (r *BlobReader) Close() error {
-	r.closeBody()
-	return nil
-}
-
-func (r *BlobReader) closeBody() {
-	if r.rc != nil {
-		_ = r.rc.Close()
-		r.rc = nil
-	}
-}
-
-// Check opens the object once and closes it, so that missing bytes are
-// a [apperr.NotFound] before any header is sent.
-func (r *BlobReader) Check() error {
-	rc, _, err := r.store.Get(r.ctx, r.key, &blob.Range{Start: 0, Length: 0})
-	if err != nil {
-		return err
-	}
-	return rc.Close()
 }

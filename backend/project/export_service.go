@@ -425,12 +425,12 @@ func (x *Exporter) Artifact(ctx context.Context, accountID, id string) (*Artifac
 // checked a signed link) and a reader of its bytes that seeks by ranged
 // gets, for http.ServeContent. It returns [apperr.NotFound] when the
 // artifact or its bytes are gone. Close the reader.
-func (x *Exporter) OpenArtifact(ctx context.Context, id string) (*Artifact, *BlobReader, error) {
+func (x *Exporter) OpenArtifact(ctx context.Context, id string) (*Artifact, *blob.Reader, error) {
 	a, err := x.o.Exports.ArtifactByID(ctx, id)
 	if err != nil {
 		return nil, nil, artifactNotFound(err)
 	}
-	return a, &BlobReader{ctx: ctx, store: x.o.Blobs, key: a.BlobKey, size: a.Bytes}, nil
+	return a, blob.NewReader(ctx, x.o.Blobs, a.BlobKey, a.Bytes), nil
 }
 
 // PresignArtifact returns the blob store's own URL for artifact id (whoever

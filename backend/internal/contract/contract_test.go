@@ -127,6 +127,7 @@ var wantOperations = []contract.Operation{
 	{Method: "GET", Path: "/api/v1/media/upload/{uploadId}"},
 	{Method: "GET", Path: "/api/v1/media/upload/{uploadId}/analysis"},
 	{Method: "POST", Path: "/api/v1/media/upload/{uploadId}/complete"},
+	{Method: "GET", Path: "/api/v1/media/upload/{uploadId}/link"},
 	{Method: "GET", Path: "/api/v1/openapi.json"},
 	{Method: "POST", Path: "/api/v1/process"},
 	{Method: "GET", Path: "/api/v1/projects"},
