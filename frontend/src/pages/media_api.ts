@@ -49,6 +49,8 @@ export type ExtractRequest = Schemas["ExtractJobRequest"];
 export type ExtractMode = ExtractRequest["extractMode"];
 /** AnalyzeRequest is the body of POST /api/v1/jobs/analyze (schema AnalyzeJobRequest). */
 export type AnalyzeRequest = Schemas["AnalyzeJobRequest"];
+/** MediaLink is a signed play link of a completed upload (getMediaLink). */
+export type MediaLink = Schemas["MediaLink"];
 /** JobAccepted is the 202 answer of a render, an extract or an analysis (schema JobCreated). */
 export type JobAccepted = Schemas["JobCreated"];
 
@@ -95,6 +97,11 @@ export class MediaApi {
   /** analysis reads an upload's newest analysis (getMediaAnalysis): 404 with details.reason not_analyzed before one succeeded. */
   analysis(uploadId: string): Promise<MediaAnalysis> {
     return this.call<MediaAnalysis>("GET", `/media/upload/${encodeURIComponent(uploadId)}/analysis`);
+  }
+
+  /** playLink signs a keyless link that plays a completed upload (getMediaLink), for a <video>. */
+  playLink(uploadId: string): Promise<MediaLink> {
+    return this.call<MediaLink>("GET", `/media/upload/${encodeURIComponent(uploadId)}/link`);
   }
 
   async getJob(jobId: string): Promise<Job> {

@@ -356,7 +356,7 @@ const SYNC = ["sync_offset", "sync_drift"];
 /** FIND_TRIES bounds how many of the newest uploads are asked for an analysis. */
 const FIND_TRIES = 5;
 
-interface Found {
+export interface Found {
   media: MediaSession;
   analysis: MediaAnalysis;
 }
@@ -368,7 +368,7 @@ interface Found {
  * retention, so expired uploads are asked too. Any other failure (no Pro
  * workspace, video off) means no programme here.
  */
-async function findProgramme(api: MediaApi, projectId: string): Promise<Found | null> {
+export async function findProgramme(api: MediaApi, projectId: string): Promise<Found | null> {
   let list: MediaSession[];
   try {
     list = await api.listMedia(projectId);

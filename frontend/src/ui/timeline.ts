@@ -45,6 +45,8 @@ export interface Timeline {
    * one, and scrolls the first cue into view.
    */
   highlight(cues: number[], codes?: string[]): void;
+  /** playhead draws the player's position, in ms, across the lanes. */
+  playhead(ms: number): void;
 }
 
 function interactive(el: SVGElement, label: string, pick: () => void): SVGElement {
@@ -124,6 +126,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
       ),
       mark() {},
       highlight() {},
+      playhead() {},
     };
   }
   const prog = opts.programme;
@@ -209,6 +212,8 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
   root.appendChild(cueGroup);
   if (prog) drawProgramme(root, prog, end, x);
   root.appendChild(svg("g", { class: "markers", "aria-label": "Problem markers" }, ...markers));
+  const head = svg("line", { id: "timeline-playhead", class: "playhead", x1: PAD, x2: PAD, y1: 4, y2: AXIS_Y, visibility: "hidden", "aria-hidden": "true" });
+  root.appendChild(head);
 
   // The legend names what is drawn, with the markers' own shapes and classes.
   const sevs = (["error", "warning", "info"] as Severity[]).filter((s) => withCue.some((d) => d.severity === s));
@@ -238,6 +243,12 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     mark(cue) {
       cueEls.forEach((r, i) => r.classList.toggle("selected", i === cue));
       markers.forEach((m) => m.classList.toggle("selected", m.getAttribute("data-cue") === String(cue)));
+    },
+    playhead(ms) {
+      const px = x(ms).toFixed(1);
+      head.setAttribute("x1", px);
+      head.setAttribute("x2", px);
+      head.setAttribute("visibility", "visible");
     },
     highlight(list, codes = []) {
       const set = new Set(list);
