@@ -103,15 +103,6 @@ func (r Rational) FrameMs() float64 {
 	return 1000 * float64(r.Den) / float64(r.Num)
 }
 
-// FrameAt returns the frame showing at t ms: the last frame whose
-// presentation time is at or before t.
-func (r Rational) FrameAt(tMs int64) int64 {
-	if r.Num <= 0 || r.Den <= 0 || tMs <= 0 {
-		return 0
-	}
-	return int64(math.Floor(float64(tMs)*float64(r.Num)/(1000*float64(r.Den)) + 1e-9))
-}
-
 // TimeOf returns the presentation time of frame n in ms, rounded.
 func (r Rational) TimeOf(n int64) int64 {
 	if r.Num <= 0 || r.Den <= 0 {

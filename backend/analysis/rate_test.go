@@ -20,8 +20,4 @@ func TestRationalOf(t *testing.T) {
 			t.Errorf("RationalOf(%v) = %v; want %v", tt.fps, got, tt.want)
 		}
 	}
-	r := Rational{24000, 1001}
-	if f := r.FrameAt(r.TimeOf(1439)); f != 1439 {
-		t.Errorf("FrameAt(TimeOf(1439)) = %d at 23.976 fps", f)
-	}
 }
