@@ -30,7 +30,7 @@ func programme(lateMs int64) ([]byte, *analysis.Analysis) {
 		on := t + rng.Int64N(41) - 20
 		a.Audio.Speech = append(a.Audio.Speech, analysis.Segment{StartMs: on, EndMs: t + d + rng.Int64N(41), Confidence: 0.9})
 		if i == 10 {
-			f := rate.FrameAt(t) + 3
+			f := frameAt(rate, t) + 3
 			a.Video.ShotChanges = append(a.Video.ShotChanges, analysis.ShotChange{TimeMs: rate.TimeOf(f), Frame: f, Score: 60})
 		}
 		fmt.Fprintf(&srt, "%d\n%s --> %s\nLine number %d.\n\n", i+1, stamp(t+lateMs), stamp(t+d+lateMs), i+1)
@@ -38,7 +38,7 @@ func programme(lateMs int64) ([]byte, *analysis.Analysis) {
 	}
 	a.Audio.Speech = append(a.Audio.Speech, analysis.Segment{StartMs: t + 5000, EndMs: t + 8000, Confidence: 0.9})
 	a.DurationMs = t + 10000
-	a.Video.FrameCount = rate.FrameAt(a.DurationMs)
+	a.Video.FrameCount = frameAt(rate, a.DurationMs)
 	return []byte(srt.String()), a
 }
 
@@ -162,4 +162,9 @@ func TestProcessWithMedia(t *testing.T) {
 			t.Errorf("err = %v, want bad_request naming media", err)
 		}
 	})
+}
+
+// frameAt is the frame showing at t ms at rate.
+func frameAt(rate analysis.Rational, t int64) int64 {
+	return int64(float64(t) * float64(rate.Num) / (1000 * float64(rate.Den)))
 }
