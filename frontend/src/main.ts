@@ -65,6 +65,12 @@ class App {
     return parts[1] ? decodeURIComponent(parts[1]) : null;
   }
 
+  /** routeSub is the segment after that: #/projects/ID/edit gives edit. */
+  private routeSub(): string | null {
+    const parts = location.hash.replace(/^#\/?/, "").split("/");
+    return parts[2] ? decodeURIComponent(parts[2]) : null;
+  }
+
   private header(signedIn: boolean): HTMLElement {
     return h(
       "header",
@@ -109,7 +115,7 @@ class App {
     document.title = `${meta.title} · CaptionQA`;
     let page: HTMLElement;
     if (r === "keys") page = keysPage(this.client);
-    else if (r === "projects") page = projectsPage(this.client, this.routeParam());
+    else if (r === "projects") page = projectsPage(this.client, this.routeParam(), this.routeSub());
     else if (r === "media") page = mediaPage(this.client, this.routeParam());
     else if (r === "templates") page = templatesPage(this.client, this.routeParam());
     else if (r === "webhook") page = webhookPage(this.client);

@@ -18,7 +18,6 @@ import {
   type ExportCreated,
   type FixProfile,
   type IRTrack,
-  type MediaAnalysis,
   type Preset,
   type ProcessResult,
   type Project,
@@ -34,14 +33,17 @@ import { errorBox } from "../ui/notice";
 import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS, statusTag as deliveryTag } from "../ui/labels";
 import { analysisSummary, programmeOf, type Programme } from "../ui/programme";
 import { timeline, type Timeline } from "../ui/timeline";
-import { MediaApi, type MediaSession } from "./media_api";
+import { MediaApi } from "./media_api";
+import { findProgramme, type Found } from "./programme_find";
+import { workstationPage } from "./workstation";
 
 const PAGE_SIZE = 20;
 const MAX_BYTES = 4_456_448;
 const ACCEPT = ".srt,.vtt,.sbv,.ass,.ssa,.ttml,.dfxp,.xml,.scc,.stl,.json";
 
-/** projectsPage renders the list, or one project when id is set. */
-export function projectsPage(client: Client, id: string | null): HTMLElement {
+/** projectsPage renders the list, one project when id is set, or its editor when sub is "edit". */
+export function projectsPage(client: Client, id: string | null, sub: string | null = null): HTMLElement {
+  if (id && sub === "edit") return workstationPage(client, id);
   return id ? projectView(client, id) : listView(client);
 }
 
@@ -264,7 +266,7 @@ function detailView(client: Client, d: ProjectDetail, revs: RevisionList, showEr
       "div",
       { class: "output-head" },
       h("h2", { id: "project-title", tabindex: -1 }, d.name),
-      h("div", { class: "form-actions" }, statusTag(d), del),
+      h("div", { class: "form-actions" }, statusTag(d), h("a", { id: "project-edit", class: "button primary small", href: `#/projects/${encodeURIComponent(d.id)}/edit` }, "Edit captions"), del),
     ),
     h(
       "dl",
@@ -353,43 +355,6 @@ function cuesSection(client: Client, d: ProjectDetail, cues: Cue[], reload: () =
 const STRIP = "strip_styling";
 /** SYNC are the findings whose fix is the resync profile. */
 const SYNC = ["sync_offset", "sync_drift"];
-/** FIND_TRIES bounds how many of the newest uploads are asked for an analysis. */
-const FIND_TRIES = 5;
-
-export interface Found {
-  media: MediaSession;
-  analysis: MediaAnalysis;
-}
-
-/**
- * findProgramme returns the analysis of the project's newest analysed
- * upload among its newest few (listMedia, then getMediaAnalysis: 404
- * not_analyzed means none yet), or null. An analysis outlives its media's
- * retention, so expired uploads are asked too. Any other failure (no Pro
- * workspace, video off) means no programme here.
- */
-export async function findProgramme(api: MediaApi, projectId: string): Promise<Found | null> {
-  let list: MediaSession[];
-  try {
-    list = await api.listMedia(projectId);
-  } catch {
-    return null;
-  }
-  const done = list
-    .filter((m) => m.status === "completed" || m.status === "expired")
-    .sort((a, b) => (b.completedAt ?? b.createdAt).localeCompare(a.completedAt ?? a.createdAt))
-    .slice(0, FIND_TRIES);
-  for (const m of done) {
-    try {
-      return { media: m, analysis: await api.analysis(m.uploadId) };
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 404) continue;
-      return null;
-    }
-  }
-  return null;
-}
-
 /** irFile is the project's current timeline as a JSON IR file, for processCaptions. */
 function irFile(d: ProjectDetail): File {
   const base = d.name.replace(/[^\w.-]+/g, "_").replace(/^_+|_+$/g, "") || "timeline";

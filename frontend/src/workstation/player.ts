@@ -7,12 +7,7 @@
 
 import type { Cue } from "../captions";
 import { h } from "../dom";
-
-/** Rate is a frame rate as a fraction (24000/1001). */
-export interface Rate {
-  num: number;
-  den: number;
-}
+import { formatTimecode, frameToMs, msToFrame, type FrameRate } from "./timecode";
 
 export interface Player {
   el: HTMLElement;
@@ -31,25 +26,9 @@ export interface Player {
   onTime(f: (ms: number) => void): void;
 }
 
-/** frameMs is one frame's duration at rate, 40 ms (25 fps) without one. */
-export function frameMs(rate: Rate | null): number {
-  return rate && rate.num > 0 && rate.den > 0 ? (1000 * rate.den) / rate.num : 40;
-}
-
-/** timecodeAt formats ms as HH:MM:SS:FF at rate (frames counted from 0). */
-export function timecodeAt(ms: number, rate: Rate | null): string {
-  const fps = rate && rate.den > 0 ? rate.num / rate.den : 25;
-  const frame = Math.floor((Math.max(0, ms) * fps) / 1000 + 1e-6);
-  const perSecond = Math.round(fps);
-  const ff = frame % perSecond;
-  const totalSeconds = Math.floor(frame / perSecond);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${pad(Math.floor(totalSeconds / 3600))}:${pad(Math.floor(totalSeconds / 60) % 60)}:${pad(totalSeconds % 60)}:${pad(ff)}`;
-}
-
-export function player(src: string, rate: Rate | null, label: string): Player {
+export function player(src: string, rate: FrameRate | null, label: string): Player {
   const video = h("video", { id: "ws-video", src, preload: "auto", controls: true, playsinline: true, "aria-label": label }) as HTMLVideoElement;
-  const readout = h("output", { id: "ws-timecode", class: "timecode", "aria-live": "off" }, timecodeAt(0, rate));
+  const readout = h("output", { id: "ws-timecode", class: "timecode", "aria-live": "off" }, formatTimecode(0, rate));
   const el = h("div", { id: "ws-player", class: "ws-player" }, video, h("div", { class: "ws-player-bar" }, readout));
   const track = video.addTextTrack("captions", "Draft", "");
   track.mode = "showing";
@@ -57,7 +36,7 @@ export function player(src: string, rate: Rate | null, label: string): Player {
   let rafPending = false;
   const tick = () => {
     const ms = video.currentTime * 1000;
-    readout.textContent = timecodeAt(ms, rate);
+    readout.textContent = formatTimecode(ms, rate);
     for (const f of listeners) f(ms);
   };
   // requestVideoFrameCallback follows the frames shown; timeupdate (4 Hz)
@@ -81,7 +60,8 @@ export function player(src: string, rate: Rate | null, label: string): Player {
       tick();
     });
   };
-  const frame = frameMs(rate);
+  // Without a known rate, frames are stepped as at 25 fps.
+  const stepRate: FrameRate = rate ?? { num: 25, den: 1 };
   const p: Player = {
     el,
     video,
@@ -103,8 +83,8 @@ export function player(src: string, rate: Rate | null, label: string): Player {
     step(frames) {
       video.pause();
       // The middle of the target frame, so rounding never lands on its neighbour.
-      const target = Math.floor(p.timeMs() / frame + 1e-6) + frames;
-      p.seek(Math.max(0, target) * frame + frame / 2);
+      const target = Math.max(0, msToFrame(p.timeMs(), stepRate) + frames);
+      p.seek((frameToMs(target, stepRate) + frameToMs(target + 1, stepRate)) / 2);
     },
     shuttle(rate) {
       if (rate <= 0) {

@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/captionqa/captionqa/backend/httpapi"
+	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
+)
+
+// TestWorkstationLoop drives the editor on a spoken programme: the
+// video plays with the draft's captions over it, a cue flagged for its
+// over-long line is fixed by keyboard and its problem clears on the live
+// check, the draft survives leaving the editor, and Ctrl+S saves it as
+// revision 2.
+func TestWorkstationLoop(t *testing.T) {
+	t.Parallel()
+	programme.Need(t)
+	texts := []string{"Welcome back to the harbour show.", "Tonight we look at the tide tables.", "The ferry leaves at six every morning."}
+	var lines []programme.Line
+	for i, s := range texts {
+		lines = append(lines, programme.Line{AtMs: 1000 + int64(i)*4000, Text: s})
+	}
+	truth := programme.Cached(t, programme.Spec{Lines: lines, Container: "mp4",
+		Scenes: []programme.Scene{{Source: "testsrc2", Frames: 150}, {Source: "smptebars", Frames: 200}}})
+	e := newMediaEnv(t)
+	long := "The ferry leaves at six every morning from the old harbour wall, rain or shine, all year round."
+	var cues []string
+	for i, s := range truth.Speech {
+		text := texts[i]
+		if i == 2 {
+			text = long
+		}
+		cues = append(cues, fmt.Sprintf(`{"id":"c%d","startMs":%d,"endMs":%d,"text":%q}`, i+1, s.StartMs, s.EndMs+400, text))
+	}
+	ir := `{"version":1,"language":"en","cues":[` + strings.Join(cues, ",") + `]}`
+	body, _ := json.Marshal(map[string]string{"name": "Workstation", "ir": ir})
+	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
+	var p httpapi.ProjectView
+	if status != 201 || json.Unmarshal(raw, &p) != nil {
+		t.Fatalf("create project: %d %s", status, raw)
+	}
+
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.run("media page", click("#nav-media"), chromedp.WaitVisible(chromedp.CSS("#upload-card")))
+	b.run("choose programme", chromedp.SetUploadFiles(chromedp.CSS("#media-file"), []string{truth.Path}))
+	b.waitLong("media row", `document.querySelectorAll("#media-body tr[data-status=completed]").length === 1`, 30*time.Second, `document.getElementById("media-card").innerText`)
+
+	b.run("project page", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID))
+	b.run("open the editor", click("#project-edit"))
+	b.waitLong("editor", `document.querySelectorAll("#cue-list .cue-row").length === 3 && document.getElementById("ws-video") !== null`, 20*time.Second, `document.body.innerText`)
+	b.waitLong("video ready", `document.getElementById("ws-video").readyState >= 1`, 20*time.Second, `String(document.getElementById("ws-video").error && document.getElementById("ws-video").error.message)`)
+	// The draft's captions are over the picture: the cue at the playhead is active.
+	b.waitJS("captions on the video", `document.getElementById("ws-video").textTracks[0].cues.length === 3`)
+	mid := (truth.Speech[1].StartMs + truth.Speech[1].EndMs) / 2
+	eval[bool](b, fmt.Sprintf(`(document.getElementById("ws-video").currentTime = %f, true)`, float64(mid)/1000))
+	b.waitJS("cue 2 shown", `(() => { const a = document.getElementById("ws-video").textTracks[0].activeCues; return a && a.length === 1 && a[0].text.startsWith("Tonight"); })()`)
+	eval[bool](b, `(document.activeElement.blur(), true)`)
+	b.press(" ")
+	b.waitJS("playing", `!document.getElementById("ws-video").paused`)
+	b.press(" ")
+	b.waitJS("paused", `document.getElementById("ws-video").paused`)
+
+	// The live check flags cue 3's line; the fix clears it.
+	flagged := `.cue-row[data-index="2"] .cue-problem[data-code="line_too_long"]`
+	b.waitLong("flagged", fmt.Sprintf(`document.querySelector(%q) !== null`, flagged), 20*time.Second, `document.getElementById("ws-check").innerText`)
+	b.shots("60-workstation-flagged")
+	text := `.cue-row[data-index="2"] .cue-text`
+	b.run("focus the text", chromedp.Focus(chromedp.CSS(text)))
+	eval[bool](b, fmt.Sprintf(`(document.querySelector(%q).select(), true)`, text))
+	b.run("fix the text by keyboard", chromedp.SendKeys(chromedp.CSS(text), "The ferry leaves at six."), chromedp.KeyEvent(kb.Tab))
+	b.waitLong("problem cleared", fmt.Sprintf(`document.querySelector(%q) === null && document.getElementById("ws-check").innerText.startsWith("Checked")`, flagged), 20*time.Second, `document.getElementById("ws-check").innerText`)
+	if got := eval[string](b, `document.getElementById("ws-status").innerText`); !strings.Contains(got, "Unsaved") {
+		t.Errorf("status after the edit = %q", got)
+	}
+	// The edit survives leaving the editor (a reload asks first while
+	// edits are unsaved, so the test leaves by the address).
+	b.run("leave", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID))
+	b.waitJS("project page", `document.getElementById("project-edit") !== null`)
+	b.run("come back", click("#project-edit"))
+	b.waitLong("restored", `document.getElementById("ws-restored") !== null`, 20*time.Second, `document.body.innerText`)
+	if got := eval[string](b, fmt.Sprintf(`document.querySelector(%q).value`, text)); got != "The ferry leaves at six." {
+		t.Errorf("text after the reload = %q", got)
+	}
+	b.shots("61-workstation-fixed")
+
+	eval[bool](b, `(document.activeElement.blur(), true)`)
+	b.run("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	b.waitLong("saved", `document.getElementById("ws-status").innerText.includes("Revision 2, saved")`, 20*time.Second, `document.getElementById("ws-status").innerText`)
+	status, raw = e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
+	var after httpapi.ProjectView
+	if status != 200 || json.Unmarshal(raw, &after) != nil || after.IRRevision != 2 {
+		t.Fatalf("project after the save: %d %s", status, raw)
+	}
+	if !strings.Contains(string(raw), "The ferry leaves at six.") {
+		t.Errorf("the saved revision lacks the fix: %s", raw)
+	}
+}

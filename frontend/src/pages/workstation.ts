@@ -1,0 +1,323 @@
+// The caption workstation (#/projects/ID/edit): the project's media in a
+// player with the draft's captions over it, the timeline with the
+// programme and the playhead, and the editable cue list. Every edit is
+// kept locally (it survives a reload) and re-checked against the preset
+// (and the programme, when the media was analysed) through
+// POST /api/v1/process, debounced; Save stores the draft as the next
+// revision, under the revision lock. Keyboard: see KEYS.
+
+import { ApiError, messageOf, type Client } from "../api/client";
+import { PRESETS, type Diagnostic, type Preset, type ProjectDetail } from "../api/types";
+import type { Cue } from "../captions";
+import { announce, h, replace } from "../dom";
+import { PRESET_LABELS } from "../ui/labels";
+import { errorBox } from "../ui/notice";
+import { programmeOf, type Programme } from "../ui/programme";
+import { timeline, type Timeline } from "../ui/timeline";
+import { CUE_LIST_KEYS, cueList, type CueList, type KeyBinding, type Problem } from "../workstation/cuelist";
+import { Draft } from "../workstation/draft";
+import { player, type Player } from "../workstation/player";
+import type { FrameRate } from "../workstation/timecode";
+import { MediaApi, type MediaSession } from "./media_api";
+import { findProgramme } from "./programme_find";
+
+/** CHECK_DELAY_MS is how long the draft rests after an edit before it is checked again. */
+const CHECK_DELAY_MS = 700;
+
+/** KEYS are the page's shortcuts, for its help overlay (the list's own follow); read-only. */
+export const KEYS: readonly KeyBinding[] = [
+  { keys: "Space or K", action: "Play or pause (outside a text field)" },
+  { keys: "J / L", action: "Shuttle back a little / play, faster on each press" },
+  { keys: "← / →", action: "One frame back / forward" },
+  { keys: "I / O", action: "Set the selected cue's in / out time to the playhead" },
+  { keys: "N / P", action: "Next / previous cue with a problem" },
+  { keys: "Ctrl+S", action: "Save as the next revision" },
+  { keys: "?", action: "Show or hide this help" },
+];
+
+export function workstationPage(client: Client, id: string): HTMLElement {
+  const err = errorBox("ws-error");
+  const body = h("div", { id: "ws-body", "aria-busy": "true" }, h("p", { class: "muted" }, "Opening the editor…"));
+  const page = h(
+    "div",
+    { id: "workstation", class: "workstation" },
+    h("p", null, h("a", { id: "ws-back", href: `#/projects/${encodeURIComponent(id)}` }, "← Back to the project")),
+    err.el,
+    body,
+  );
+  void open(client, id, body, (m) => err.show(m)).finally(() => body.setAttribute("aria-busy", "false"));
+  return page;
+}
+
+/** cuesOf is the draft's cues as the timeline and the player read them. */
+function cuesOf(d: Draft): Cue[] {
+  return d.list().map((c) => ({ startMs: c.startMs, endMs: c.endMs, text: c.text }));
+}
+
+async function open(client: Client, id: string, body: HTMLElement, showError: (m: string) => void): Promise<void> {
+  let d: ProjectDetail;
+  try {
+    d = await client.getProject(id);
+  } catch (e) {
+    replace(body);
+    showError(e instanceof ApiError && e.status === 404 ? "This project does not exist, or it belongs to another account." : messageOf(e));
+    return;
+  }
+  const { draft, restored } = Draft.open(JSON.stringify(d.ir ?? { version: 1, cues: [] }), { projectId: id, baseRevision: d.irRevision });
+  const api = new MediaApi(client);
+  const [found, media] = await Promise.all([findProgramme(api, id), newestMedia(api, id)]);
+  const prog: Programme | undefined = found ? programmeOf(found.analysis.analysis) : undefined;
+  const a = found?.analysis.analysis;
+  const rate: FrameRate | null = a?.video ? { num: a.video.frameRate.num, den: a.video.frameRate.den } : null;
+
+  let play: Player | null = null;
+  if (media) {
+    try {
+      const link = await api.playLink(media.uploadId);
+      play = player(link.url, rate, `The programme, ${media.filename}, with the draft's captions`);
+    } catch {
+      play = null; // expired or not playable: the editor works on timing alone
+    }
+  }
+
+  // ---- state shared by the parts
+  let diags: Diagnostic[] = [];
+  let selected = 0;
+  const status = h("span", { id: "ws-status", class: "muted small", role: "status" });
+  const checkStatus = h("span", { id: "ws-check", class: "muted small", role: "status" });
+  const preset = h("select", { id: "ws-preset" }, ...PRESETS.map((p) => h("option", { value: p }, PRESET_LABELS[p])));
+  const tlHolder = h("div", { id: "ws-timeline" });
+  let tl: Timeline;
+  const list: CueList = cueList(draft, { rate });
+  const select = (i: number) => {
+    selected = Math.max(0, Math.min(i, draft.count - 1));
+    tl.mark(selected);
+    list.select(selected);
+    const c = draft.count ? draft.cue(selected) : null;
+    if (play && c) play.seek(c.startMs);
+  };
+  list.onSelect((i) => {
+    selected = i;
+    tl.mark(i);
+  });
+  const drawTimeline = () => {
+    tl = timeline(cuesOf(draft), diags, select, { programme: prog, label: "Draft" });
+    replace(tlHolder, tl.el);
+    tl.mark(selected);
+    if (play) tl.playhead(play.timeMs());
+  };
+  drawTimeline();
+  play?.setCues(cuesOf(draft));
+  play?.onTime((ms) => tl.playhead(ms));
+
+  // ---- live QA
+  let timer = 0;
+  let seq = 0;
+  const check = async () => {
+    const mine = ++seq;
+    checkStatus.textContent = "Checking…";
+    try {
+      const r = await client.process({
+        file: new File([draft.toIR()], "draft.json", { type: "application/json" }),
+        preset: preset.value as Preset,
+        fixProfile: "warn-only",
+        standard: "",
+        language: "",
+        includeExplain: false,
+        projectId: found ? id : undefined,
+      });
+      if (mine !== seq) return; // a newer edit's check is on its way
+      // A finding may be in both lists (a suggestion the report counts too).
+      const seen = new Set<string>();
+      diags = [...r.report.diagnostics, ...(r.suggestions ?? [])].filter((x) => {
+        const k = `${x.code}\u0000${x.cueIndex ?? ""}\u0000${x.message}`;
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+      const byCue = new Map<number, Problem[]>();
+      for (const x of diags) {
+        if (x.cueIndex === undefined) continue;
+        const l = byCue.get(x.cueIndex) ?? [];
+        l.push({ code: x.code, severity: x.severity, message: x.message });
+        byCue.set(x.cueIndex, l);
+      }
+      list.setProblems(byCue);
+      drawTimeline();
+      const n = diags.length;
+      checkStatus.textContent = `Checked: ${n} ${n === 1 ? "finding" : "findings"}.`;
+      checkStatus.dataset.findings = String(n);
+    } catch (e) {
+      if (mine === seq) checkStatus.textContent = `The check failed: ${messageOf(e)}`;
+    }
+  };
+  const schedule = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(() => void check(), CHECK_DELAY_MS);
+  };
+  preset.addEventListener("change", () => void check());
+
+  // ---- saving
+  const save = h("button", { id: "ws-save", type: "button", class: "button primary" }, "Save");
+  const undo = h("button", { id: "ws-undo", type: "button", class: "button secondary small" }, "Undo");
+  const redo = h("button", { id: "ws-redo", type: "button", class: "button secondary small" }, "Redo");
+  const conflict = h("div", { id: "ws-conflict" });
+  const refresh = () => {
+    save.disabled = !draft.dirty;
+    undo.disabled = !draft.canUndo;
+    redo.disabled = !draft.canRedo;
+    status.textContent = draft.dirty ? `Unsaved changes on revision ${draft.baseRevision}, kept in this browser.` : `Revision ${draft.baseRevision}, saved.`;
+  };
+  const doSave = async () => {
+    if (!draft.dirty) return;
+    save.disabled = true;
+    try {
+      const p = await client.putIR(id, draft.toIR(), draft.baseRevision);
+      draft.markSaved(p.irRevision);
+      replace(conflict);
+      announce(`Saved as revision ${p.irRevision}.`);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 409) {
+        const reload = h("button", { id: "ws-reload", type: "button", class: "button secondary small" }, "Discard my edits and reload");
+        reload.addEventListener("click", () => {
+          draft.discard();
+          location.reload();
+        });
+        replace(
+          conflict,
+          h("div", { class: "alert warning", role: "alert" }, "The project has a newer revision than the one these edits start from. ",
+            "Export or copy what you need, then reload it. ", reload),
+        );
+      } else {
+        showError(messageOf(e));
+      }
+    } finally {
+      refresh();
+    }
+  };
+  save.addEventListener("click", () => void doSave());
+  undo.addEventListener("click", () => draft.undo());
+  redo.addEventListener("click", () => draft.redo());
+  // Leaving keeps every edit: the list's pending text first, then the
+  // draft's journal, at once rather than after its autosave delay. A
+  // reload or a closed tab asks first while edits are unsaved.
+  const keep = () => {
+    list.flush();
+    draft.flush();
+  };
+  window.addEventListener("hashchange", keep, { once: true });
+  window.addEventListener("pagehide", keep);
+  window.addEventListener("beforeunload", (e) => {
+    if (!document.body.contains(body)) return;
+    keep();
+    if (draft.dirty) e.preventDefault();
+  });
+
+  draft.onChange(() => {
+    refresh();
+    play?.setCues(cuesOf(draft));
+    drawTimeline();
+    schedule();
+  });
+
+  // ---- keyboard
+  const help = h(
+    "div",
+    { id: "ws-help", class: "ws-help", role: "dialog", "aria-label": "Keyboard shortcuts", hidden: true },
+    h("h3", null, "Keyboard"),
+    h("dl", null, ...[...KEYS, ...CUE_LIST_KEYS].flatMap((b) => [h("dt", null, h("kbd", null, b.keys)), h("dd", null, b.action)])),
+  );
+  const problemCues = () => [...new Set(diags.filter((x) => x.cueIndex !== undefined).map((x) => x.cueIndex as number))].sort((x, y) => x - y);
+  document.addEventListener("keydown", function onKey(e: KeyboardEvent) {
+    // A page left behind (the route changed) lets go of the keys.
+    if (!document.body.contains(body)) {
+      document.removeEventListener("keydown", onKey);
+      return;
+    }
+    const typing = e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement;
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && e.key.toLowerCase() === "z") {
+      e.preventDefault();
+      if (e.shiftKey) draft.redo();
+      else draft.undo();
+      return;
+    }
+    if (mod && e.key.toLowerCase() === "y") {
+      e.preventDefault();
+      draft.redo();
+      return;
+    }
+    if (mod && e.key.toLowerCase() === "s") {
+      e.preventDefault();
+      void doSave();
+      return;
+    }
+    if (typing || mod || e.altKey) return;
+    const c = draft.count ? draft.cue(selected) : null;
+    switch (e.key) {
+      case " ":
+      case "k":
+        play?.toggle();
+        break;
+      case "j":
+        play?.shuttle(-1);
+        break;
+      case "l":
+        play?.shuttle(Math.min(4, (play.video.paused ? 0 : play.video.playbackRate) + 1));
+        break;
+      case "ArrowLeft":
+        play?.step(-1);
+        break;
+      case "ArrowRight":
+        play?.step(1);
+        break;
+      case "i":
+        if (play && c) select(draft.setTimes(selected, Math.round(play.timeMs()), Math.max(c.endMs, Math.round(play.timeMs()) + 1)));
+        break;
+      case "o":
+        if (play && c && play.timeMs() > c.startMs) select(draft.setTimes(selected, c.startMs, Math.round(play.timeMs())));
+        break;
+      case "n":
+      case "p": {
+        const l = problemCues();
+        const next = e.key === "n" ? l.find((i) => i > selected) : [...l].reverse().find((i) => i < selected);
+        if (next !== undefined) select(next);
+        break;
+      }
+      case "?":
+        help.hidden = !help.hidden;
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  });
+
+  replace(
+    body,
+    h(
+      "div",
+      { class: "output-head" },
+      h("h2", { id: "ws-title", tabindex: -1 }, d.name),
+      h("div", { class: "form-actions" }, undo, redo, save, status),
+    ),
+    restored ? h("p", { id: "ws-restored", class: "alert info" }, "Your unsaved edits of this revision were restored from this browser.") : null,
+    conflict,
+    h("div", { class: "ws-top" }, play ? play.el : h("p", { id: "ws-no-media", class: "muted" }, "No playable media: the editor works on timing alone. Upload the programme on Media & Jobs to see the picture."), help),
+    tlHolder,
+    h("div", { class: "form-row" }, h("div", { class: "field" }, h("label", { for: "ws-preset" }, "Check against"), preset), checkStatus),
+    list.el,
+  );
+  refresh();
+  void check();
+}
+
+/** newestMedia is the project's newest completed upload still kept, or null. */
+async function newestMedia(api: MediaApi, projectId: string): Promise<MediaSession | null> {
+  try {
+    const list = await api.listMedia(projectId);
+    return list.filter((m) => m.status === "completed").sort((a, b) => (b.completedAt ?? "").localeCompare(a.completedAt ?? ""))[0] ?? null;
+  } catch {
+    return null;
+  }
+}
