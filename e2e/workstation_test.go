@@ -17,8 +17,8 @@ import (
 // TestWorkstationLoop drives the editor on a spoken programme: the
 // video plays with the draft's captions over it, a cue flagged for its
 // over-long line is fixed by keyboard and its problem clears on the live
-// check, the draft survives leaving the editor, and Ctrl+S saves it as
-// revision 2.
+// check, a cue dragged on the timeline moves, the draft survives leaving
+// the editor, and Ctrl+S saves it as revision 2.
 func TestWorkstationLoop(t *testing.T) {
 	t.Parallel()
 	programme.Need(t)
@@ -80,6 +80,14 @@ func TestWorkstationLoop(t *testing.T) {
 	if got := eval[string](b, `document.getElementById("ws-status").innerText`); !strings.Contains(got, "Unsaved") {
 		t.Errorf("status after the edit = %q", got)
 	}
+	// Dragging cue 1 on the timeline moves it: its in-time follows.
+	before := eval[string](b, `document.querySelector('.cue-row[data-index="0"] .cue-in').value`)
+	box := eval[[]float64](b, `(() => { const r = document.querySelector('#ws-timeline rect.cue[data-cue="0"]').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()`)
+	b.run("drag cue 1", chromedp.MouseEvent(chromedp.MousePressed, box[0], box[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, box[0]+20, box[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, box[0]+40, box[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, box[0]+40, box[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	b.waitJS("cue 1 moved", fmt.Sprintf(`document.querySelector('.cue-row[data-index="0"] .cue-in').value !== %q`, before))
 	// The edit survives leaving the editor (a reload asks first while
 	// edits are unsaved, so the test leaves by the address).
 	b.run("leave", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID))

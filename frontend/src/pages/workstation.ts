@@ -17,12 +17,14 @@ import { timeline, type Timeline } from "../ui/timeline";
 import { CUE_LIST_KEYS, cueList, type CueList, type KeyBinding, type Problem } from "../workstation/cuelist";
 import { Draft } from "../workstation/draft";
 import { player, type Player } from "../workstation/player";
-import type { FrameRate } from "../workstation/timecode";
+import { snapToFrame, type FrameRate } from "../workstation/timecode";
 import { MediaApi, type MediaSession } from "./media_api";
 import { findProgramme } from "./programme_find";
 
 /** CHECK_DELAY_MS is how long the draft rests after an edit before it is checked again. */
 const CHECK_DELAY_MS = 700;
+/** SNAP_MS is how near a shot change a dragged cue edge lands on it. */
+const SNAP_MS = 250;
 
 /** KEYS are the page's shortcuts, for its help overlay (the list's own follow); read-only. */
 export const KEYS: readonly KeyBinding[] = [
@@ -100,8 +102,22 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     selected = i;
     tl.mark(i);
   });
+  // A dragged time lands on a shot change within SNAP_MS, else on a frame.
+  const shots = prog?.shotChanges ?? [];
+  const snap = (ms: number) => {
+    let best = ms;
+    let gap = SNAP_MS;
+    for (const t of shots) {
+      if (Math.abs(t - ms) <= gap) {
+        gap = Math.abs(t - ms);
+        best = t;
+      }
+    }
+    return best !== ms ? best : rate ? snapToFrame(ms, rate) : Math.round(ms / 10) * 10;
+  };
+  const edit = { snap, onRetime: (i: number, startMs: number, endMs: number) => select(draft.setTimes(i, startMs, endMs)) };
   const drawTimeline = () => {
-    tl = timeline(cuesOf(draft), diags, select, { programme: prog, label: "Draft" });
+    tl = timeline(cuesOf(draft), diags, select, { programme: prog, label: "Draft", edit });
     replace(tlHolder, tl.el);
     tl.mark(selected);
     if (play) tl.playhead(play.timeMs());

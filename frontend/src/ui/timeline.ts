@@ -88,7 +88,20 @@ export interface TimelineOptions {
   empty?: string;
   /** programme draws the media's waveform, speech and shot changes with the cues. */
   programme?: Programme;
+  /**
+   * edit makes the cues draggable (the editor): dragging a cue moves it,
+   * dragging one of its edges (the outer 6 units) retimes that edge;
+   * snap maps each dragged time (to a shot change, a frame), and onRetime
+   * gets the cue's new times when the drag ends.
+   */
+  edit?: {
+    snap(ms: number): number;
+    onRetime(cue: number, startMs: number, endMs: number): void;
+  };
 }
+
+/** EDGE is how near a cue's end, in viewBox units, a drag takes that edge. */
+const EDGE = 6;
 
 /**
  * waveformPath is the waveform as one closed SVG path, mirrored about its
@@ -181,9 +194,54 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
       { x: x(c.startMs), y: CUE_Y, width: w, height: CUE_H, rx: 2, class: "cue", "data-cue": i },
       svg("title", null, `Cue ${i + 1}: ${clock(c.startMs)} → ${clock(c.endMs)}`),
     );
-    return interactive(r, `Cue ${i + 1}, ${clock(c.startMs)} to ${clock(c.endMs)}`, () => onSelect(i));
+    const el = interactive(r, `Cue ${i + 1}, ${clock(c.startMs)} to ${clock(c.endMs)}`, () => onSelect(i));
+    if (opts.edit) draggable(el as SVGRectElement, i, c, opts.edit);
+    return el;
   });
   const cueGroup = svg("g", { class: "cues", "aria-label": "Cues" }, ...cueEls);
+
+  /** draggable lets the pointer move cue i, or retime an edge of it, on the timeline. */
+  function draggable(r: SVGRectElement, i: number, c: Cue, edit: NonNullable<TimelineOptions["edit"]>): void {
+    const msPerUnit = end / (W - 2 * PAD);
+    r.addEventListener("pointerdown", (e) => {
+      const ctm = (root as SVGSVGElement).getScreenCTM();
+      if (!ctm || e.button !== 0) return;
+      const toUnits = (clientX: number) => (clientX - ctm.e) / ctm.a;
+      const x0 = toUnits(e.clientX);
+      const left = x(c.startMs);
+      const right = x(c.endMs);
+      const mode = x0 - left < EDGE && right - left > 2 * EDGE ? "in" : right - x0 < EDGE && right - left > 2 * EDGE ? "out" : "move";
+      let start = c.startMs;
+      let stop = c.endMs;
+      let moved = false;
+      r.setPointerCapture(e.pointerId);
+      r.classList.add("dragging");
+      const onMove = (m: PointerEvent) => {
+        const d = (toUnits(m.clientX) - x0) * msPerUnit;
+        if (Math.abs(toUnits(m.clientX) - x0) > 1) moved = true;
+        if (mode === "move") {
+          start = Math.max(0, edit.snap(c.startMs + d));
+          stop = start + (c.endMs - c.startMs);
+        } else if (mode === "in") {
+          start = Math.min(edit.snap(c.startMs + d), c.endMs - 1);
+        } else {
+          stop = Math.max(edit.snap(c.endMs + d), c.startMs + 1);
+        }
+        r.setAttribute("x", String(x(start)));
+        r.setAttribute("width", String(Math.max(2, x(stop) - x(start))));
+      };
+      const onUp = () => {
+        r.removeEventListener("pointermove", onMove);
+        r.removeEventListener("pointerup", onUp);
+        r.removeEventListener("pointercancel", onUp);
+        r.classList.remove("dragging");
+        if (moved && (start !== c.startMs || stop !== c.endMs)) edit.onRetime(i, Math.round(start), Math.round(stop));
+      };
+      r.addEventListener("pointermove", onMove);
+      r.addEventListener("pointerup", onUp);
+      r.addEventListener("pointercancel", onUp);
+    });
+  }
   // Markers of one cue in one lane sit side by side, centred on the cue.
   const slots = new Map<string, number>();
   withCue.forEach((d, k) => {
