@@ -46,4 +46,22 @@ func TestWorkstationLargeProject(t *testing.T) {
 	if n := eval[int](tab, `document.querySelectorAll("#cue-list textarea").length`); n >= 2000 {
 		t.Errorf("%d text areas in the page", n)
 	}
+	// Zoomed in ten times, the timeline draws only the cues in view, with
+	// readable ticks; 0 goes back to the whole programme.
+	all := eval[int](tab, `document.querySelectorAll("#ws-timeline rect.cue").length`)
+	zoomStart := time.Now()
+	for range 10 {
+		tab.run("zoom in", click("#ws-zoom-in"))
+	}
+	t.Logf("30,000 cues: ten zooms in took %v", time.Since(zoomStart).Round(time.Millisecond))
+	if n := eval[int](tab, `document.querySelectorAll("#ws-timeline rect.cue").length`); n == 0 || n > 100 || n >= all {
+		t.Errorf("zoomed in: %d cues drawn of %d; want a few dozen", n, all)
+	}
+	if n := eval[int](tab, `document.querySelectorAll("#ws-timeline text.tick").length`); n < 3 || n > 12 {
+		t.Errorf("zoomed in: %d tick labels", n)
+	}
+	tab.run("whole programme", click("#ws-zoom-all"))
+	if n := eval[int](tab, `document.querySelectorAll("#ws-timeline rect.cue").length`); n != all {
+		t.Errorf("the whole programme draws %d cues; want %d", n, all)
+	}
 }

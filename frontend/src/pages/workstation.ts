@@ -25,6 +25,8 @@ import { findProgramme } from "./programme_find";
 const CHECK_DELAY_MS = 700;
 /** SNAP_MS is how near a shot change a dragged cue edge lands on it. */
 const SNAP_MS = 250;
+/** MIN_VIEW_MS is the narrowest stretch the timeline zooms to. */
+const MIN_VIEW_MS = 2000;
 
 /** KEYS are the page's shortcuts, for its help overlay (the list's own follow); read-only. */
 export const KEYS: readonly KeyBinding[] = [
@@ -34,6 +36,7 @@ export const KEYS: readonly KeyBinding[] = [
   { keys: "I / O", action: "Set the selected cue's in / out time to the playhead" },
   { keys: "N / P", action: "Next / previous cue with a problem" },
   { keys: "Ctrl+S", action: "Save as the next revision" },
+  { keys: "+ / − / 0", action: "Zoom the timeline in / out / to the whole programme" },
   { keys: "?", action: "Show or hide this help" },
 ];
 
@@ -116,15 +119,47 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     return best !== ms ? best : rate ? snapToFrame(ms, rate) : Math.round(ms / 10) * 10;
   };
   const edit = { snap, onRetime: (i: number, startMs: number, endMs: number) => select(draft.setTimes(i, startMs, endMs)) };
+  // Zoom: the timeline shows view (all of it when undefined), centred on
+  // the playhead (or the selected cue) when zooming, following the
+  // playhead while it plays.
+  let view: { fromMs: number; toMs: number } | undefined;
+  const totalMs = () => Math.max(prog?.durationMs ?? 0, ...draft.list().slice(-1).map((c) => c.endMs), 1000);
+  const zoom = (factor: number) => {
+    const total = totalMs();
+    const span = Math.min(total, Math.max(MIN_VIEW_MS, ((view ? view.toMs - view.fromMs : total) * factor)));
+    if (span >= total) {
+      view = undefined;
+    } else {
+      const c = draft.count ? draft.cue(selected) : null;
+      const at = play ? play.timeMs() : (c?.startMs ?? 0);
+      const from = Math.max(0, Math.min(total - span, at - span / 2));
+      view = { fromMs: from, toMs: from + span };
+    }
+    drawTimeline();
+  };
+  const zoomIn = h("button", { id: "ws-zoom-in", type: "button", class: "button secondary small", "aria-label": "Zoom in on the timeline" }, "+");
+  const zoomOut = h("button", { id: "ws-zoom-out", type: "button", class: "button secondary small", "aria-label": "Zoom out" }, "−");
+  const zoomAll = h("button", { id: "ws-zoom-all", type: "button", class: "button secondary small" }, "Whole programme");
+  zoomIn.addEventListener("click", () => zoom(0.5));
+  zoomOut.addEventListener("click", () => zoom(2));
+  zoomAll.addEventListener("click", () => zoom(Infinity));
   const drawTimeline = () => {
-    tl = timeline(cuesOf(draft), diags, select, { programme: prog, label: "Draft", edit });
+    tl = timeline(cuesOf(draft), diags, select, { programme: prog, label: "Draft", edit, view });
     replace(tlHolder, tl.el);
     tl.mark(selected);
     if (play) tl.playhead(play.timeMs());
   };
   drawTimeline();
   play?.setCues(cuesOf(draft));
-  play?.onTime((ms) => tl.playhead(ms));
+  play?.onTime((ms) => {
+    if (view && (ms < view.fromMs || ms > view.toMs)) {
+      const span = view.toMs - view.fromMs;
+      const from = Math.max(0, Math.min(totalMs() - span, ms - span / 10));
+      view = { fromMs: from, toMs: from + span };
+      drawTimeline();
+    }
+    tl.playhead(ms);
+  });
 
   // ---- live QA
   let timer = 0;
@@ -303,6 +338,16 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
       case "?":
         help.hidden = !help.hidden;
         break;
+      case "+":
+      case "=":
+        zoom(0.5);
+        break;
+      case "-":
+        zoom(2);
+        break;
+      case "0":
+        zoom(Infinity);
+        break;
       default:
         return;
     }
@@ -320,6 +365,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     restored ? h("p", { id: "ws-restored", class: "alert info" }, "Your unsaved edits of this revision were restored from this browser.") : null,
     conflict,
     h("div", { class: "ws-top" }, play ? play.el : h("p", { id: "ws-no-media", class: "muted" }, "No playable media: the editor works on timing alone. Upload the programme on Media & Jobs to see the picture."), help),
+    h("div", { class: "form-actions ws-zoom", role: "group", "aria-label": "Timeline zoom" }, zoomOut, zoomIn, zoomAll),
     tlHolder,
     h("div", { class: "form-row" }, h("div", { class: "field" }, h("label", { for: "ws-preset" }, "Check against"), preset), checkStatus),
     list.el,

@@ -65,8 +65,8 @@ function interactive(el: SVGElement, label: string, pick: () => void): SVGElemen
 }
 
 function niceStep(totalMs: number): number {
-  const steps = [1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000];
-  return steps.find((s) => totalMs / s <= 10) ?? 3600000;
+  const steps = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000, 7200000];
+  return steps.find((s) => totalMs / s <= 10) ?? 7200000;
 }
 
 /** shape draws a marker's shape at (cx, cy): a diamond blocks delivery, a triangle suggests, a circle notes. */
@@ -98,6 +98,8 @@ export interface TimelineOptions {
     snap(ms: number): number;
     onRetime(cue: number, startMs: number, endMs: number): void;
   };
+  /** view draws only this stretch of time (zoomed in); the whole programme without it. */
+  view?: { fromMs: number; toMs: number };
 }
 
 /** EDGE is how near a cue's end, in viewBox units, a drag takes that edge. */
@@ -109,14 +111,15 @@ const EDGE = 6;
  * the loudest peak of its stretch of time (so a peak is never lost when
  * many fall in one column).
  */
-function waveformPath(p: Programme, end: number, x0: number, width: number, mid: number, half: number): string {
+function waveformPath(p: Programme, t0: number, t1: number, x0: number, width: number, mid: number, half: number): string {
   const peaks = p.peaks;
   if (!peaks || !peaks.length || p.peakMs <= 0) return "";
   const cols = Math.max(1, Math.round(width));
   const amp: number[] = new Array(cols).fill(0);
+  const span = t1 - t0;
   for (let k = 0; k < cols; k++) {
-    const from = Math.floor(((k / cols) * end) / p.peakMs);
-    const to = Math.min(peaks.length, Math.max(from + 1, Math.ceil((((k + 1) / cols) * end) / p.peakMs)));
+    const from = Math.floor((t0 + (k / cols) * span) / p.peakMs);
+    const to = Math.min(peaks.length, Math.max(from + 1, Math.ceil((t0 + ((k + 1) / cols) * span) / p.peakMs)));
     let m = 0;
     for (let i = from; i < to; i++) if (peaks[i] > m) m = peaks[i];
     amp[k] = m / 255;
@@ -146,8 +149,13 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
   const end = Math.max(...cues.map((c) => c.endMs), prog?.durationMs ?? 0, 1000);
   const AXIS_Y = (prog ? SPEECH_Y + SPEECH_H : CUE_Y + CUE_H) + AXIS_GAP;
   const H = AXIS_Y + AXIS_BELOW;
-  const x = (t: number) => (Math.max(0, t) / end) * (W - 2 * PAD) + PAD;
-  const withCue = diags.filter((d) => d.cueIndex !== undefined && d.cueIndex < cues.length);
+  const v0 = Math.max(0, opts.view?.fromMs ?? 0);
+  const v1 = Math.max(v0 + 1, opts.view?.toMs ?? end);
+  const span = v1 - v0;
+  // Times outside the view stay near its edges: the box clips them.
+  const x = (t: number) => ((Math.min(Math.max(t, v0 - span), v1 + span) - v0) / span) * (W - 2 * PAD) + PAD;
+  const inView = (a: number, b: number) => b >= v0 && a <= v1;
+  const withCue = diags.filter((d) => d.cueIndex !== undefined && d.cueIndex < cues.length && inView(cues[d.cueIndex].startMs, cues[d.cueIndex].endMs));
   const impacts = withCue.map(impactOf);
   const counts: Record<Impact, number> = { high: 0, medium: 0, low: 0 };
   impacts.forEach((i) => counts[i]++);
@@ -179,15 +187,17 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     ),
     svg("line", { x1: PAD, x2: W - PAD, y1: AXIS_Y, y2: AXIS_Y, class: "axis" }),
   );
-  const step = niceStep(end);
-  for (let t = 0; t <= end; t += step) {
+  const step = niceStep(span);
+  for (let t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
     const tx = x(t);
     // The first label starts at its tick and the last ends at it, so neither leaves the box.
-    const anchor = t === 0 ? "start" : tx > W - 40 ? "end" : "middle";
+    const anchor = tx < PAD + 30 ? "start" : tx > W - 40 ? "end" : "middle";
+    const label = step < 1000 ? clock(t) : clock(t).replace(/\.\d+$/, "");
     root.appendChild(svg("line", { x1: tx, x2: tx, y1: AXIS_Y, y2: AXIS_Y + 5, class: "axis" }));
-    root.appendChild(svg("text", { x: tx, y: AXIS_Y + 18, class: "tick", "text-anchor": anchor }, clock(t).replace(/\.\d+$/, "")));
+    root.appendChild(svg("text", { x: tx, y: AXIS_Y + 18, class: "tick", "text-anchor": anchor }, label));
   }
-  const cueEls: SVGElement[] = cues.map((c, i) => {
+  const cueEls: (SVGElement | null)[] = cues.map((c, i) => {
+    if (!inView(c.startMs, c.endMs)) return null;
     const w = Math.max(2, x(c.endMs) - x(c.startMs));
     const r = svg(
       "rect",
@@ -198,7 +208,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     if (opts.edit) draggable(el as SVGRectElement, i, c, opts.edit);
     return el;
   });
-  const cueGroup = svg("g", { class: "cues", "aria-label": "Cues" }, ...cueEls);
+  const cueGroup = svg("g", { class: "cues", "aria-label": "Cues" }, ...cueEls.filter((r): r is SVGElement => r !== null));
 
   /** draggable lets the pointer move cue i, or retime an edge of it, on the timeline. */
   function draggable(r: SVGRectElement, i: number, c: Cue, edit: NonNullable<TimelineOptions["edit"]>): void {
@@ -268,7 +278,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     return interactive(g, label, () => onSelect(d.cueIndex as number));
   });
   root.appendChild(cueGroup);
-  if (prog) drawProgramme(root, prog, end, x);
+  if (prog) drawProgramme(root, prog, v0, v1, x);
   root.appendChild(svg("g", { class: "markers", "aria-label": "Problem markers" }, ...markers));
   const head = svg("line", { id: "timeline-playhead", class: "playhead", x1: PAD, x2: PAD, y1: 4, y2: AXIS_Y, visibility: "hidden", "aria-hidden": "true" });
   root.appendChild(head);
@@ -299,7 +309,7 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
   return {
     el,
     mark(cue) {
-      cueEls.forEach((r, i) => r.classList.toggle("selected", i === cue));
+      cueEls.forEach((r, i) => r?.classList.toggle("selected", i === cue));
       markers.forEach((m) => m.classList.toggle("selected", m.getAttribute("data-cue") === String(cue)));
     },
     playhead(ms) {
@@ -310,15 +320,16 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
     },
     highlight(list, codes = []) {
       const set = new Set(list);
-      cueEls.forEach((r, i) => r.classList.toggle("highlighted", set.has(i)));
+      cueEls.forEach((r, i) => r?.classList.toggle("highlighted", set.has(i)));
       const marked = new Set(highlightedRows(withCue, list, codes));
       markers.forEach((m, i) => m.classList.toggle("highlighted", marked.has(i)));
-      legendHighlight.hidden = !cueEls.some((_, i) => set.has(i));
+      legendHighlight.hidden = !cueEls.some((r, i) => r && set.has(i));
       // Only the timeline's own box scrolls (sideways, on a narrow
       // screen): the page stays where the table put it.
-      const first = cueEls.findIndex((_, i) => set.has(i));
-      if (first >= 0 && scroller.scrollWidth > scroller.clientWidth) {
-        const r = cueEls[first].getBoundingClientRect();
+      const first = cueEls.findIndex((r, i) => r && set.has(i));
+      const firstEl = first >= 0 ? cueEls[first] : null;
+      if (firstEl && scroller.scrollWidth > scroller.clientWidth) {
+        const r = firstEl.getBoundingClientRect();
         const b = scroller.getBoundingClientRect();
         scroller.scrollLeft += r.left - b.left - b.width / 4;
       }
@@ -332,18 +343,18 @@ export function timeline(cues: Cue[], diags: Diagnostic[], onSelect: (cue: numbe
  * let clicks through to the cues under them; their count and the
  * speech's are in the timeline's description.
  */
-function drawProgramme(root: SVGElement, p: Programme, end: number, x: (t: number) => number): void {
+function drawProgramme(root: SVGElement, p: Programme, from: number, to: number, x: (t: number) => number): void {
   const mid = WAVE_Y + WAVE_H / 2;
-  const d = waveformPath(p, end, x(0), x(end) - x(0), mid, WAVE_H / 2);
+  const d = waveformPath(p, from, to, x(from), x(to) - x(from), mid, WAVE_H / 2);
   root.appendChild(
     svg(
       "g",
       { id: "timeline-waveform", class: "waveform", role: "img", "aria-label": p.peaks ? "Waveform of the programme's sound" : "No sound in the programme" },
-      svg("line", { x1: x(0), x2: x(end), y1: mid, y2: mid, class: "waveform-mid" }),
+      svg("line", { x1: x(from), x2: x(to), y1: mid, y2: mid, class: "waveform-mid" }),
       d ? svg("path", { d, class: "waveform-path" }) : null,
     ),
   );
-  const speech = p.speech.map((s) =>
+  const speech = p.speech.filter((s) => s.endMs >= from && s.startMs <= to).map((s) =>
     svg(
       "rect",
       { x: x(s.startMs), y: SPEECH_Y, width: Math.max(1, x(s.endMs) - x(s.startMs)), height: SPEECH_H, class: "speech", "data-start": s.startMs, "data-end": s.endMs },
@@ -357,7 +368,7 @@ function drawProgramme(root: SVGElement, p: Programme, end: number, x: (t: numbe
       ...speech,
     ),
   );
-  const shots = p.shotChanges.map((t) => svg("line", { x1: x(t), x2: x(t), y1: SHOT_Y1, y2: SHOT_Y2, class: "shot-change", "data-time": t }));
+  const shots = p.shotChanges.filter((t) => t >= from && t <= to).map((t) => svg("line", { x1: x(t), x2: x(t), y1: SHOT_Y1, y2: SHOT_Y2, class: "shot-change", "data-time": t }));
   root.appendChild(svg("g", { class: "shot-changes", role: "img", "aria-label": `${p.shotChanges.length} shot changes` }, ...shots));
 }
 
