@@ -70,6 +70,12 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 		t.Errorf("sync notice = %q; want the captions about 2 s late", got)
 	}
 	b.shots("56-programme-check")
+	// Each finding on a cue links to the cue in the editor.
+	goTo := eval[string](b, `[...document.querySelectorAll("#programme-diag-table a.go-to-cue")].pop().getAttribute("href")`)
+	goToCue := eval[string](b, `[...document.querySelectorAll("#programme-diag-table a.go-to-cue")].pop().textContent.slice(1)`)
+	if want := "#/projects/" + p.ID + "/edit/" + goToCue; goTo != want {
+		t.Errorf("Go to cue links to %q; want %q", goTo, want)
+	}
 	b.run("preview resync", click("#sync-fix"))
 	b.waitLong("resync preview", `document.getElementById("sync-save") !== null`, 20*time.Second, `document.getElementById("sync-notice").innerText`)
 	b.run("save resync", click("#sync-save"))
@@ -80,4 +86,8 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 		t.Fatalf("project after the resync: %d %s", status, raw)
 	}
 	b.shots("57-programme-resynced")
+
+	// A finding's "Go to cue" opens the editor on that cue.
+	b.run("go to cue", chromedp.Navigate(e.ts.URL+"/"+goTo))
+	b.waitLong("editor on the cue", fmt.Sprintf(`(r => r !== null && String(Number(r.dataset.index) + 1) === %q)(document.querySelector("#cue-list .cue-row.selected"))`, goToCue), 20*time.Second, `document.body.innerText.slice(0, 400)`)
 }

@@ -458,6 +458,7 @@ function programmeArea(client: Client, d: ProjectDetail, onDraw: OnDraw, select:
         noun: "findings",
         empty: "No problems found.",
         where: "of the timeline",
+        cueHref: (cue) => `#/projects/${encodeURIComponent(d.id)}/edit/${cue + 1}`,
       });
       onDraw(prog, diags, table);
       const sync = syncFinding(r);

@@ -1,4 +1,5 @@
-// The caption workstation (#/projects/ID/edit): the project's media in a
+// The caption workstation (#/projects/ID/edit, or .../edit/N on cue N):
+// the project's media in a
 // player with the draft's captions over it, the timeline with the
 // programme and the playhead, and the editable cue list. Every edit is
 // kept locally (it survives a reload) and re-checked against the preset
@@ -151,6 +152,8 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   };
   drawTimeline();
   play?.setCues(cuesOf(draft));
+  // #/projects/ID/edit/N opens the editor on cue N (a report's "Go to cue").
+  const wanted = /\/edit\/(\d+)/.exec(location.hash);
   play?.onTime((ms) => {
     if (view && (ms < view.fromMs || ms > view.toMs)) {
       const span = view.toMs - view.fromMs;
@@ -371,6 +374,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     list.el,
   );
   refresh();
+  if (wanted) select(Number(wanted[1]) - 1);
   void check();
 }
 

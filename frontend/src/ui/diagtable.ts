@@ -37,6 +37,8 @@ export interface TableOptions {
   where: string;
   /** total counts every entry of the list, those the API left out of it too (its omitted); default the rows given. */
   total?: number;
+  /** cueHref, when set, makes each row's cue number a "Go to cue" link there (the editor). */
+  cueHref?: (cue: number) => string;
 }
 
 interface Column {
@@ -192,7 +194,15 @@ export function diagTable(diags: Diagnostic[], st: TableState, onSelect: (cue: n
           h("td", null, impactTag(imp)),
           h("td", null, blocksTag(d.severity)),
           h("td", null, ruleCode(d.code), codeLabel(d.code) ? h("span", { class: "rule-label muted small" }, codeLabel(d.code)) : null),
-          h("td", { class: "num" }, hasCue ? `#${(d.cueIndex as number) + 1}` : "—"),
+          h(
+            "td",
+            { class: "num" },
+            hasCue
+              ? o.cueHref
+                ? h("a", { class: "go-to-cue", href: o.cueHref(d.cueIndex as number), "aria-label": `Go to cue ${(d.cueIndex as number) + 1} in the editor` }, `#${(d.cueIndex as number) + 1}`)
+                : `#${(d.cueIndex as number) + 1}`
+              : "—",
+          ),
           o.line ? h("td", { class: "num" }, d.line > 0 ? d.line : "—") : null,
           h("td", { class: "msg" }, d.message),
           // "60 / 20" stays on one line; the unit may wrap below it.
