@@ -65,3 +65,37 @@ func TestWorkstationLargeProject(t *testing.T) {
 		t.Errorf("the whole programme draws %d cues; want %d", n, all)
 	}
 }
+
+// TestWorkstationCheckSpeed logs how long the live check of a 1,000-cue
+// draft takes, the engine's run and the round trip (a figure for the
+// notes; the machine's load sets it, so it is not asserted).
+func TestWorkstationCheckSpeed(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	var b strings.Builder
+	b.WriteString(`{"version":1,"language":"en","cues":[`)
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":"%d","startMs":%d,"endMs":%d,"text":"Line %d of the programme, and a few more words."}`, i+1, i*2500, i*2500+2000, i+1)
+	}
+	b.WriteString(`]}`)
+	body, _ := json.Marshal(map[string]string{"name": "Thousand", "ir": b.String()})
+	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
+	var p httpapi.ProjectView
+	if status != 201 || json.Unmarshal(raw, &p) != nil {
+		t.Fatalf("create project: %d %.300s", status, raw)
+	}
+	tab := newBrowser(t, e.ts.URL)
+	tab.signIn()
+	tab.run("open the editor", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID+"/edit"))
+	tab.waitLong("checked", `document.getElementById("ws-check") && document.getElementById("ws-check").dataset.ms !== undefined`, 30*time.Second, `document.body.innerText.slice(0, 300)`)
+	var times []string
+	for range 3 {
+		eval[bool](tab, `(delete document.getElementById("ws-check").dataset.ms, document.getElementById("ws-preset").dispatchEvent(new Event("change")), true)`)
+		tab.waitLong("checked", `document.getElementById("ws-check").dataset.ms !== undefined`, 30*time.Second, `document.getElementById("ws-check").innerText`)
+		times = append(times, eval[string](tab, `document.getElementById("ws-check").dataset.ms`)+" ms")
+	}
+	t.Logf("1,000 cues: the live check took %s", strings.Join(times, ", "))
+}
