@@ -263,7 +263,7 @@ func checkNoneSent(b *testing.B, srv *server.Server, rcv *receiver, accounts []b
 
 // BenchmarkWebhookBesideHungReceiver: how long one account's delivery
 // takes, from its redeliver to its arrival at a fast local receiver
-// (ns/op), alone and while another account's receiver never answers (issue #30).
+// (ns/op), alone and while another account's receiver never answers.
 // Settings are production's (attempt timeout 10 s, per-account cap 2,
 // breaker 5 failures for a minute) but for the queue's polling, 100 ms,
 // so that the poll does not hide the queueing. In "beside a hung

@@ -79,7 +79,7 @@ func (e *hookEnv) secondAccount(t testing.TB, email string, rcv *receiver) *hook
 	return o
 }
 
-// TestWebhookSlowReceiverIsolated (issue #30): an account whose receiver
+// TestWebhookSlowReceiverIsolated: an account whose receiver
 // never answers holds at most WebhookPerAccount (2) attempts at once,
 // however many of its deliveries are due, and another account's
 // delivery arrives meanwhile. Before deliveries had a queue and a cap of
