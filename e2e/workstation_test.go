@@ -18,7 +18,7 @@ import (
 // video plays with the draft's captions over it, a cue flagged for its
 // over-long line is fixed by keyboard and its problem clears on the live
 // check, a cue dragged on the timeline moves, the draft survives leaving
-// the editor, and Ctrl+S saves it as revision 2.
+// the editor, Ctrl+S saves it as revision 2, and the project exports it.
 func TestWorkstationLoop(t *testing.T) {
 	t.Parallel()
 	programme.Need(t)
@@ -110,4 +110,12 @@ func TestWorkstationLoop(t *testing.T) {
 	if !strings.Contains(string(raw), "The ferry leaves at six.") {
 		t.Errorf("the saved revision lacks the fix: %s", raw)
 	}
+	// Back on the project: revision 2, and an export of it.
+	b.run("back to the project", click("#ws-back"))
+	b.waitJS("revision 2", `(document.getElementById("project-revision") || {}).textContent === "2"`)
+	b.run("export", click("#export-run"), chromedp.WaitVisible(chromedp.CSS("#export-result")))
+	if got := b.text("#export-verdict"); !strings.Contains(got, "Revision 2") {
+		t.Errorf("export verdict = %q; want revision 2", got)
+	}
+	b.shots("62-workstation-saved-exported")
 }
