@@ -51,6 +51,7 @@ func v1Routes() []v1Route {
 		{"GET", "/api/v1/projects/:id/revisions", exR, nil},
 		{"PUT", "/api/v1/projects/:id/ir", exW, nil},
 		{"POST", "/api/v1/projects/:id/diff", exW, []string{account.FeatureCaptionDrift}},
+		{"POST", "/api/v1/projects/:id/check", exW, nil},
 		{"POST", "/api/v1/projects/:id/exports", exW, nil},
 		{"POST", "/api/v1/media/upload", exW, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}},
 		{"GET", "/api/v1/media/upload/:uploadId", exR, []string{account.FeatureCaptionExtract, account.FeatureCaptionRender}},

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/explain/grant"
 	"github.com/captionqa/captionqa/backend/project"
 )
 
@@ -276,4 +277,40 @@ func queryInt(c echo.Context, name string) (int, error) {
 
 func missingField(field string) *apperr.Error {
 	return apperr.New(apperr.BadRequest, "%s is required", field).WithDetail("field", field).WithDetail("reason", "required")
+}
+
+// checkRequest is the body of POST /api/v1/projects/{id}/check (the
+// OpenAPI operation checkProjectDraft).
+type checkRequest struct {
+	IR       *string `json:"ir"`
+	Preset   string  `json:"preset"`
+	Standard string  `json:"standard"`
+}
+
+// checkDraft serves POST /api/v1/projects/{id}/check: the process result
+// of an editor's draft, against the project's analysed media, counted in
+// no pool and stored nowhere.
+func (h *handler) checkDraft(c echo.Context) error {
+	var in checkRequest
+	if err := bindJSON(c, &in); err != nil {
+		return err
+	}
+	if in.IR == nil {
+		return missingField("ir")
+	}
+	ctx := c.Request().Context()
+	a := &principalOf(c).Account
+	res, err := h.exports.CheckDraft(ctx, a.ID, c.Param("id"), project.DraftCheck{IR: *in.IR, Preset: in.Preset, Standard: in.Standard})
+	if err != nil {
+		return err
+	}
+	u, err := h.quota.Usage(ctx, accountPool(a), a.DailyCap)
+	if err != nil {
+		return err
+	}
+	// A check asks for no explanation (explainAvailable false) and spends
+	// no run: remainingApiRunsToday is what the pool still holds.
+	out := newProcessResponse(res, grant.Outcome{})
+	out.RemainingAPIRunsToday = &u.Remaining
+	return writeProcessResponse(c, out)
 }

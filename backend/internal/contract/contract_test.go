@@ -134,6 +134,7 @@ var wantOperations = []contract.Operation{
 	{Method: "POST", Path: "/api/v1/projects"},
 	{Method: "DELETE", Path: "/api/v1/projects/{id}"},
 	{Method: "GET", Path: "/api/v1/projects/{id}"},
+	{Method: "POST", Path: "/api/v1/projects/{id}/check"},
 	{Method: "POST", Path: "/api/v1/projects/{id}/diff"},
 	{Method: "POST", Path: "/api/v1/projects/{id}/exports"},
 	{Method: "PUT", Path: "/api/v1/projects/{id}/ir"},

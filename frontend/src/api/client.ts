@@ -13,6 +13,7 @@ import type {
   ProjectList,
   Project,
   PutIRRequest,
+  DraftCheckRequest,
   RevisionList,
   APIKeyCreated,
   APIKeyCreateRequest,
@@ -293,6 +294,11 @@ export class Client {
     const f = new FormData();
     f.append("file", file, file.name);
     return this.v1<DriftDiff>(`/projects/${encodeURIComponent(id)}/diff`, { method: "POST", form: f, csrf: this.csrf });
+  }
+
+  /** checkDraft checks an editor's draft (IR v1 JSON text) of the project, counting no run (checkProjectDraft). */
+  checkDraft(id: string, req: DraftCheckRequest): Promise<ProcessResult> {
+    return this.v1<ProcessResult>(`/projects/${encodeURIComponent(id)}/check`, { method: "POST", json: req, csrf: this.csrf });
   }
 
   exportProject(id: string, req: ExportRequest): Promise<ExportCreated> {

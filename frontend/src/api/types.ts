@@ -160,6 +160,9 @@ export type APIKeyRevoked = Schemas["APIKeyRevoked"];
 export type Project = Schemas["Project"];
 /** CreateProjectRequest is the JSON body of POST /api/v1/projects (the multipart form is CreateProjectForm). */
 export type CreateProjectRequest = Schemas["CreateProjectRequest"];
+/** DraftCheckRequest is the JSON body of POST /api/v1/projects/{id}/check (checkProjectDraft). */
+export type DraftCheckRequest = Schemas["DraftCheckRequest"];
+
 /** PutIRRequest is the JSON body of PUT /api/v1/projects/{id}/ir. */
 export type PutIRRequest = Schemas["PutIRRequest"];
 /** ProjectList is GET /api/v1/projects: newest first; nextCursor null on the last page. */

@@ -4,7 +4,8 @@
 // programme and the playhead, and the editable cue list. Every edit is
 // kept locally (it survives a reload) and re-checked against the preset
 // (and the programme, when the media was analysed) through
-// POST /api/v1/process, debounced; Save stores the draft as the next
+// POST /api/v1/projects/{id}/check, debounced, which counts no run of the
+// daily pool; Save stores the draft as the next
 // revision, under the revision lock. Keyboard: see KEYS.
 
 import { ApiError, messageOf, type Client } from "../api/client";
@@ -172,15 +173,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     checkStatus.textContent = "Checking…";
     const started = performance.now();
     try {
-      const r = await client.process({
-        file: new File([draft.toIR()], "draft.json", { type: "application/json" }),
-        preset: preset.value as Preset,
-        fixProfile: "warn-only",
-        standard: "",
-        language: "",
-        includeExplain: false,
-        projectId: found ? id : undefined,
-      });
+      const r = await client.checkDraft(id, { ir: draft.toIR(), preset: preset.value as Preset });
       if (mine !== seq) return; // a newer edit's check is on its way
       // A finding may be in both lists (a suggestion the report counts too).
       const seen = new Set<string>();
