@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,19 @@ func TestWorkstationLargeProject(t *testing.T) {
 	if n := eval[int](tab, `document.querySelectorAll("#cue-list textarea").length`); n >= 2000 {
 		t.Errorf("%d text areas in the page", n)
 	}
+	// Scrolling the list: the longest frame while it scrolls through
+	// 60 steps (requestAnimationFrame deltas), logged as a figure.
+	frames := eval[[]float64](tab, `new Promise(done => {
+		const list = document.getElementById("cue-list"), deltas = [];
+		let last = performance.now(), n = 0;
+		const step = now => {
+			deltas.push(now - last); last = now;
+			list.scrollTop += list.scrollHeight / 200;
+			if (++n < 60) requestAnimationFrame(step); else done(deltas.slice(1));
+		};
+		requestAnimationFrame(step);
+	})`)
+	t.Logf("30,000 cues: scrolling the list, frames %s", frameSummary(frames))
 	// Zoomed in ten times, the timeline draws only the cues in view, with
 	// readable ticks; 0 goes back to the whole programme.
 	all := eval[int](tab, `document.querySelectorAll("#ws-timeline rect.cue").length`)
@@ -98,4 +112,14 @@ func TestWorkstationCheckSpeed(t *testing.T) {
 		times = append(times, eval[string](tab, `document.getElementById("ws-check").dataset.ms`)+" ms")
 	}
 	t.Logf("1,000 cues: the live check took %s", strings.Join(times, ", "))
+}
+
+// frameSummary words frame times: their median and the longest.
+func frameSummary(ms []float64) string {
+	if len(ms) == 0 {
+		return "none"
+	}
+	s := slices.Clone(ms)
+	slices.Sort(s)
+	return fmt.Sprintf("median %.0f ms, longest %.0f ms over %d", s[len(s)/2], s[len(s)-1], len(s))
 }
