@@ -29,6 +29,9 @@ const CHECK_DELAY_MS = 700;
 const SNAP_MS = 250;
 /** MIN_VIEW_MS is the narrowest stretch the timeline zooms to. */
 const MIN_VIEW_MS = 2000;
+/** LONG_CUES is how many cues make a project long; it opens on its first LONG_VIEW_MS. */
+const LONG_CUES = 2000;
+const LONG_VIEW_MS = 5 * 60_000;
 
 /** KEYS are the page's shortcuts, for its help overlay (the list's own follow); read-only. */
 export const KEYS: readonly KeyBinding[] = [
@@ -124,7 +127,9 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   // Zoom: the timeline shows view (all of it when undefined), centred on
   // the playhead (or the selected cue) when zooming, following the
   // playhead while it plays.
-  let view: { fromMs: number; toMs: number } | undefined;
+  // A long project opens on its first minutes: drawing every cue of it
+  // on each edit is what would slow the editor down.
+  let view: { fromMs: number; toMs: number } | undefined = draft.count > LONG_CUES ? { fromMs: 0, toMs: LONG_VIEW_MS } : undefined;
   const totalMs = () => Math.max(prog?.durationMs ?? 0, ...draft.list().slice(-1).map((c) => c.endMs), 1000);
   const zoom = (factor: number) => {
     const total = totalMs();
