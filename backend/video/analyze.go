@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -45,24 +44,7 @@ type StoredAnalysis struct {
 //     for media with neither picture nor sound;
 //   - [apperr.RateLimited], [apperr.QuotaExceeded] as [Service.Render].
 func (s *Service) Analyze(ctx context.Context, who project.Account, in AnalyzeInput) (*Job, error) {
-	if err := checkUUID(in.ProjectID, "projectId"); err != nil {
-		return nil, err
-	}
-	if in.MediaKey == "" {
-		return nil, apperr.New(apperr.BadRequest, "mediaObjectKey is required: upload the video with POST /api/v1/media/upload").
-			WithDetail("field", "mediaObjectKey").WithDetail("reason", "missing")
-	}
-	if err := s.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
-		return nil, err
-	}
-	if err := s.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {
-		return nil, err
-	}
-	d, err := s.o.Timelines.ProjectIR(ctx, who.ID, strings.ToLower(in.ProjectID))
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.projectMedia(ctx, who.ID, d.ID, in.MediaKey)
+	d, m, err := s.acceptMedia(ctx, who, in.ProjectID, in.MediaKey)
 	if err != nil {
 		return nil, err
 	}

@@ -52,24 +52,7 @@ func (s *Service) Extract(ctx context.Context, who project.Account, in ExtractIn
 		return nil, apperr.New(apperr.BadRequest, "trackIndex must be 0 or more").
 			WithDetail("field", "trackIndex").WithDetail("reason", "out_of_range")
 	}
-	if err := checkUUID(in.ProjectID, "projectId"); err != nil {
-		return nil, err
-	}
-	if in.MediaKey == "" {
-		return nil, apperr.New(apperr.BadRequest, "mediaObjectKey is required: upload the video with POST /api/v1/media/upload").
-			WithDetail("field", "mediaObjectKey").WithDetail("reason", "missing")
-	}
-	if err := s.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
-		return nil, err
-	}
-	if err := s.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {
-		return nil, err
-	}
-	d, err := s.o.Timelines.ProjectIR(ctx, who.ID, strings.ToLower(in.ProjectID))
-	if err != nil {
-		return nil, err
-	}
-	m, err := s.projectMedia(ctx, who.ID, d.ID, in.MediaKey)
+	d, m, err := s.acceptMedia(ctx, who, in.ProjectID, in.MediaKey)
 	if err != nil {
 		return nil, err
 	}
@@ -81,6 +64,35 @@ func (s *Service) Extract(ctx context.Context, who project.Account, in ExtractIn
 		return nil, err
 	}
 	return s.queue(ctx, who, j)
+}
+
+// acceptMedia is what a job that reads the project's media checks before
+// it is queued, in this order: the project id and the media key given,
+// the export burst limit and the daily pool (both cheap, before any
+// read), then the project and its media. Errors are [Service.Extract]'s.
+func (s *Service) acceptMedia(ctx context.Context, who project.Account, projectID, key string) (*project.Detail, *media.Session, error) {
+	if err := checkUUID(projectID, "projectId"); err != nil {
+		return nil, nil, err
+	}
+	if key == "" {
+		return nil, nil, apperr.New(apperr.BadRequest, "mediaObjectKey is required: upload the video with POST /api/v1/media/upload").
+			WithDetail("field", "mediaObjectKey").WithDetail("reason", "missing")
+	}
+	if err := s.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
+		return nil, nil, err
+	}
+	if err := s.o.Pool.Check(ctx, who.Pool, who.Cap); err != nil {
+		return nil, nil, err
+	}
+	d, err := s.o.Timelines.ProjectIR(ctx, who.ID, strings.ToLower(projectID))
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := s.projectMedia(ctx, who.ID, d.ID, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, m, nil
 }
 
 // pickTrack checks that the media has what j's mode reads and sets
