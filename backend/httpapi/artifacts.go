@@ -21,25 +21,39 @@ const DownloadPrefix = "/api/artifacts/"
 // fresh signed download link valid for ttlSeconds (60 to 86400, default
 // 3600).
 func (h *handler) artifactLink(c echo.Context) error {
-	ttl := project.DefaultLinkTTL
-	if c.QueryParam("ttlSeconds") != "" {
-		secs, err := queryInt(c, "ttlSeconds")
-		if err != nil {
-			return err
-		}
-		if ttl, err = project.CheckLinkTTL(secs); err != nil {
-			return err
-		}
+	ttl, err := linkTTL(c)
+	if err != nil {
+		return err
 	}
 	a, err := h.exports.Artifact(c.Request().Context(), principalOf(c).Account.ID, c.Param("artifactId"))
 	if err != nil {
 		return err
 	}
-	expires := h.now().UTC().Truncate(time.Second).Add(ttl)
-	q := url.Values{"expires": {strconv.FormatInt(expires.Unix(), 10)}, "sig": {h.links.Sign(a.ID, expires)}}
-	link := c.Scheme() + "://" + c.Request().Host + DownloadPrefix + a.ID + "?" + q.Encode()
+	link, expires := h.signedLink(c, DownloadPrefix, a.ID, a.ID, ttl)
 	return c.JSON(http.StatusOK, artifactURL{ArtifactID: a.ID, URL: link, ExpiresAt: expires,
 		Filename: a.Filename, ContentType: a.ContentType, Bytes: a.Bytes})
+}
+
+// linkTTL reads a link's ttlSeconds query (60 to 86400, default 3600):
+// [apperr.BadRequest] (details.field "ttlSeconds") otherwise.
+func linkTTL(c echo.Context) (time.Duration, error) {
+	if c.QueryParam("ttlSeconds") == "" {
+		return project.DefaultLinkTTL, nil
+	}
+	secs, err := queryInt(c, "ttlSeconds")
+	if err != nil {
+		return 0, err
+	}
+	return project.CheckLinkTTL(secs)
+}
+
+// signedLink is the keyless link under prefix to id on this origin,
+// signing signed (id, or id under a prefix of its own) until ttl from
+// now, and its expiry.
+func (h *handler) signedLink(c echo.Context, prefix, id, signed string, ttl time.Duration) (string, time.Time) {
+	expires := h.now().UTC().Truncate(time.Second).Add(ttl)
+	q := url.Values{"expires": {strconv.FormatInt(expires.Unix(), 10)}, "sig": {h.links.Sign(signed, expires)}}
+	return origin(c) + prefix + id + "?" + q.Encode(), expires
 }
 
 // download serves GET (and HEAD) /api/artifacts/{artifactId}?expires&sig:

@@ -2,13 +2,10 @@ package httpapi
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
 	"github.com/labstack/echo/v4"
-
-	"github.com/captionqa/captionqa/backend/project"
 )
 
 // PlayPrefix starts the signed media play links: like the artifact
@@ -34,24 +31,16 @@ type mediaLink struct {
 // link that plays the completed media (ttlSeconds, 60 to 86400, default
 // an hour).
 func (h *handler) mediaLink(c echo.Context) error {
-	ttl := project.DefaultLinkTTL
-	if c.QueryParam("ttlSeconds") != "" {
-		secs, err := queryInt(c, "ttlSeconds")
-		if err != nil {
-			return err
-		}
-		if ttl, err = project.CheckLinkTTL(secs); err != nil {
-			return err
-		}
+	ttl, err := linkTTL(c)
+	if err != nil {
+		return err
 	}
 	s, err := h.media.Play(c.Request().Context(), principalOf(c).Account.ID, c.Param("uploadId"))
 	if err != nil {
 		return err
 	}
-	expires := h.now().UTC().Truncate(time.Second).Add(ttl)
-	q := url.Values{"expires": {strconv.FormatInt(expires.Unix(), 10)}, "sig": {h.links.Sign(playID(s.ID), expires)}}
-	return c.JSON(http.StatusOK, mediaLink{UploadID: s.ID, URL: origin(c) + PlayPrefix + s.ID + "?" + q.Encode(),
-		ExpiresAt: expires, ContentType: s.ContentType, Bytes: s.Bytes})
+	link, expires := h.signedLink(c, PlayPrefix, s.ID, playID(s.ID), ttl)
+	return c.JSON(http.StatusOK, mediaLink{UploadID: s.ID, URL: link, ExpiresAt: expires, ContentType: s.ContentType, Bytes: s.Bytes})
 }
 
 // play serves GET (and HEAD) /api/media/{uploadId}?expires&sig: the
