@@ -27,6 +27,11 @@ export async function findProgramme(api: MediaApi, projectId: string): Promise<F
   } catch {
     return null;
   }
+  return findProgrammeIn(api, list);
+}
+
+/** findProgrammeIn is findProgramme over a listing already read (listMedia). */
+export async function findProgrammeIn(api: MediaApi, list: readonly MediaSession[]): Promise<Found | null> {
   const done = list
     .filter((m) => m.status === "completed" || m.status === "expired")
     .sort((a, b) => (b.completedAt ?? b.createdAt).localeCompare(a.completedAt ?? a.createdAt))

@@ -21,7 +21,7 @@ import { Draft } from "../workstation/draft";
 import { player, type Player } from "../workstation/player";
 import { snapToFrame, type FrameRate } from "../workstation/timecode";
 import { MediaApi, type MediaSession } from "./media_api";
-import { findProgramme } from "./programme_find";
+import { findProgrammeIn } from "./programme_find";
 
 /** CHECK_DELAY_MS is how long the draft rests after an edit before it is checked again. */
 const CHECK_DELAY_MS = 700;
@@ -75,7 +75,10 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   }
   const { draft, restored } = Draft.open(JSON.stringify(d.ir ?? { version: 1, cues: [] }), { projectId: id, baseRevision: d.irRevision });
   const api = new MediaApi(client);
-  const [found, media] = await Promise.all([findProgramme(api, id), newestMedia(api, id)]);
+  // One listing serves both: the analysed media and the one to play.
+  const uploads = await api.listMedia(id).catch(() => [] as MediaSession[]);
+  const found = await findProgrammeIn(api, uploads);
+  const media = uploads.filter((m) => m.status === "completed").sort((a, b) => (b.completedAt ?? "").localeCompare(a.completedAt ?? ""))[0] ?? null;
   const prog: Programme | undefined = found ? programmeOf(found.analysis.analysis) : undefined;
   const a = found?.analysis.analysis;
   const rate: FrameRate | null = a?.video ? { num: a.video.frameRate.num, den: a.video.frameRate.den } : null;
@@ -378,14 +381,4 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   refresh();
   if (wanted) select(Number(wanted[1]) - 1);
   void check();
-}
-
-/** newestMedia is the project's newest completed upload still kept, or null. */
-async function newestMedia(api: MediaApi, projectId: string): Promise<MediaSession | null> {
-  try {
-    const list = await api.listMedia(projectId);
-    return list.filter((m) => m.status === "completed").sort((a, b) => (b.completedAt ?? "").localeCompare(a.completedAt ?? ""))[0] ?? null;
-  } catch {
-    return null;
-  }
 }
