@@ -97,6 +97,19 @@ export interface CallOptions {
   on401?: () => void;
 }
 
+/** MAX_RETRY_AFTER_S is the longest Retry-After a call waits out by itself. */
+const MAX_RETRY_AFTER_S = 5;
+
+/** rateLimited reports whether a 429 is the burst limit's (rate_limited), reading a clone of its body. */
+async function rateLimited(res: Response): Promise<boolean> {
+  try {
+    const b: unknown = await res.clone().json();
+    return isEnvelope(b) && b.error.code === "rate_limited";
+  } catch {
+    return false;
+  }
+}
+
 async function call<T>(path: string, opts: CallOptions = {}): Promise<T> {
   const method = opts.method ?? "GET";
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -108,11 +121,22 @@ async function call<T>(path: string, opts: CallOptions = {}): Promise<T> {
     body = opts.form;
   }
   if (opts.csrf) headers["X-CSRF-Token"] = opts.csrf;
-  let res: Response;
-  try {
-    res = await fetch(path, { method, headers, body, credentials: "same-origin", cache: "no-store" });
-  } catch {
-    throw new ApiError(NETWORK_MESSAGE, "network_error", 0);
+  const send = async (): Promise<Response> => {
+    try {
+      return await fetch(path, { method, headers, body, credentials: "same-origin", cache: "no-store" });
+    } catch {
+      throw new ApiError(NETWORK_MESSAGE, "network_error", 0);
+    }
+  };
+  let res = await send();
+  // The burst limit refused the request before doing anything: after the
+  // Retry-After it names (a second or two) it is sent once more, so a
+  // page that loads several things at once, or an editor's save after a
+  // run of checks, does not fail on it. The daily quota's 429 is final.
+  const wait = Number(res.headers.get("Retry-After"));
+  if (res.status === 429 && wait > 0 && wait <= MAX_RETRY_AFTER_S && (await rateLimited(res))) {
+    await new Promise((r) => setTimeout(r, wait * 1000));
+    res = await send();
   }
   if (!res.ok) {
     const err = await toError(res);
