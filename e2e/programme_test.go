@@ -34,13 +34,7 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 	for i, s := range truth.Speech {
 		cues = append(cues, fmt.Sprintf(`{"id":"%d","startMs":%d,"endMs":%d,"text":%q}`, i+1, s.StartMs+2000, s.EndMs+2300, texts[i]))
 	}
-	ir := `{"version":1,"language":"en","cues":[` + strings.Join(cues, ",") + `]}`
-	body, _ := json.Marshal(map[string]string{"name": "Harbour programme", "ir": ir})
-	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
-	var p httpapi.ProjectView
-	if status != 201 || json.Unmarshal(raw, &p) != nil {
-		t.Fatalf("create project: %d %s", status, raw)
-	}
+	p := irProject(t, e, "Harbour programme", cues)
 
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -80,7 +74,7 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 	b.waitLong("resync preview", `document.getElementById("sync-save") !== null`, 20*time.Second, `document.getElementById("sync-notice").innerText`)
 	b.run("save resync", click("#sync-save"))
 	b.waitLong("saved", `!document.body.innerText.includes("Save as revision 2")`, 20*time.Second, `document.body.innerText`)
-	status, raw = e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
+	status, raw := e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
 	var after httpapi.ProjectView
 	if status != 200 || json.Unmarshal(raw, &after) != nil || after.IRRevision != 2 {
 		t.Fatalf("project after the resync: %d %s", status, raw)

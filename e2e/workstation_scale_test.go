@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,8 +8,6 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-
-	"github.com/captionqa/captionqa/backend/httpapi"
 )
 
 // TestWorkstationLargeProject: the editor opens a 30,000-cue project
@@ -20,21 +17,11 @@ import (
 func TestWorkstationLargeProject(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
-	var b strings.Builder
-	b.WriteString(`{"version":1,"language":"en","cues":[`)
-	for i := range 30000 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":"%d","startMs":%d,"endMs":%d,"text":"Line %d of the long programme."}`, i+1, i*2000, i*2000+1500, i+1)
+	cues := make([]string, 30000)
+	for i := range cues {
+		cues[i] = fmt.Sprintf(`{"id":"%d","startMs":%d,"endMs":%d,"text":"Line %d of the long programme."}`, i+1, i*2000, i*2000+1500, i+1)
 	}
-	b.WriteString(`]}`)
-	body, _ := json.Marshal(map[string]string{"name": "Long", "ir": b.String()})
-	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
-	var p httpapi.ProjectView
-	if status != 201 || json.Unmarshal(raw, &p) != nil {
-		t.Fatalf("create project: %d %.300s", status, raw)
-	}
+	p := irProject(t, e, "Long", cues)
 	tab := newBrowser(t, e.ts.URL)
 	tab.signIn()
 	start := time.Now()
@@ -90,21 +77,11 @@ func TestWorkstationLargeProject(t *testing.T) {
 func TestWorkstationCheckSpeed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, false)
-	var b strings.Builder
-	b.WriteString(`{"version":1,"language":"en","cues":[`)
-	for i := range 1000 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"id":"%d","startMs":%d,"endMs":%d,"text":"Line %d of the programme, and a few more words."}`, i+1, i*2500, i*2500+2000, i+1)
+	cues := make([]string, 1000)
+	for i := range cues {
+		cues[i] = fmt.Sprintf(`{"id":"%d","startMs":%d,"endMs":%d,"text":"Line %d of the programme, and a few more words."}`, i+1, i*2500, i*2500+2000, i+1)
 	}
-	b.WriteString(`]}`)
-	body, _ := json.Marshal(map[string]string{"name": "Thousand", "ir": b.String()})
-	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
-	var p httpapi.ProjectView
-	if status != 201 || json.Unmarshal(raw, &p) != nil {
-		t.Fatalf("create project: %d %.300s", status, raw)
-	}
+	p := irProject(t, e, "Thousand", cues)
 	tab := newBrowser(t, e.ts.URL)
 	tab.signIn()
 	tab.run("open the editor", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID+"/edit"))

@@ -39,13 +39,7 @@ func TestWorkstationLoop(t *testing.T) {
 		}
 		cues = append(cues, fmt.Sprintf(`{"id":"c%d","startMs":%d,"endMs":%d,"text":%q}`, i+1, s.StartMs, s.EndMs+400, text))
 	}
-	ir := `{"version":1,"language":"en","cues":[` + strings.Join(cues, ",") + `]}`
-	body, _ := json.Marshal(map[string]string{"name": "Workstation", "ir": ir})
-	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
-	var p httpapi.ProjectView
-	if status != 201 || json.Unmarshal(raw, &p) != nil {
-		t.Fatalf("create project: %d %s", status, raw)
-	}
+	p := irProject(t, e, "Workstation", cues)
 
 	b := newBrowser(t, e.ts.URL)
 	b.signIn()
@@ -101,8 +95,8 @@ func TestWorkstationLoop(t *testing.T) {
 
 	eval[bool](b, `(document.activeElement.blur(), true)`)
 	b.run("save", chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
-	b.waitLong("saved", `document.getElementById("ws-status").innerText.includes("Revision 2, saved")`, 20*time.Second, `document.getElementById("ws-status").innerText`)
-	status, raw = e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
+	b.waitLong("saved", `document.getElementById("ws-status").innerText.includes("Revision 2, saved")`, 20*time.Second, `document.getElementById("ws-status").innerText + " / " + document.getElementById("ws-conflict").innerText + " / " + document.getElementById("ws-error").innerText`)
+	status, raw := e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
 	var after httpapi.ProjectView
 	if status != 200 || json.Unmarshal(raw, &after) != nil || after.IRRevision != 2 {
 		t.Fatalf("project after the save: %d %s", status, raw)
@@ -118,4 +112,18 @@ func TestWorkstationLoop(t *testing.T) {
 		t.Errorf("export verdict = %q; want revision 2", got)
 	}
 	b.shots("62-workstation-saved-exported")
+}
+
+// irProject creates a project whose timeline is these IR cues (JSON
+// objects) in English.
+func irProject(t *testing.T, e *env, name string, cues []string) httpapi.ProjectView {
+	t.Helper()
+	ir := `{"version":1,"language":"en","cues":[` + strings.Join(cues, ",") + `]}`
+	body, _ := json.Marshal(map[string]string{"name": name, "ir": ir})
+	status, raw := e.api(t, "POST", "/api/v1/projects", "application/json", strings.NewReader(string(body)), "")
+	var p httpapi.ProjectView
+	if status != 201 || json.Unmarshal(raw, &p) != nil {
+		t.Fatalf("create project %s: %d %.300s", name, status, raw)
+	}
+	return p
 }
