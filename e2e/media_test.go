@@ -153,6 +153,31 @@ func (b *tab) waitLong(what, expr string, limit time.Duration, explain string) {
 	}
 }
 
+// waitAcrossReload is waitLong for a state the page reaches after it
+// reloads itself: a poll cut off by the navigation (its JavaScript context
+// destroyed) is started again in the new page.
+func (b *tab) waitAcrossReload(what, expr string, limit time.Duration, explain string) {
+	b.t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		ctx, cancel := context.WithTimeout(b.ctx, time.Until(deadline)+5*time.Second)
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline))))
+		cancel()
+		if err == nil {
+			return
+		}
+		msg := err.Error()
+		if time.Now().Before(deadline) && (strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "context was destroyed")) {
+			continue
+		}
+		state := ""
+		if explain != "" {
+			state = "\npage: " + eval[string](b, explain)
+		}
+		b.t.Fatalf("waiting for %s (%s): %v%s", what, expr, err, state)
+	}
+}
+
 // network sets the tab's emulated network conditions for every request.
 func (b *tab) network(c network.Conditions) {
 	b.t.Helper()

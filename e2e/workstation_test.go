@@ -104,6 +104,13 @@ func TestWorkstationLoop(t *testing.T) {
 	if !strings.Contains(string(raw), "The ferry leaves at six.") {
 		t.Errorf("the saved revision lacks the fix: %s", raw)
 	}
+	// The save shows what revision 2 changed against revision 1: the
+	// fixed text of cue 3 and the moved cue 1, nothing added or removed.
+	b.waitJS("drift of revision 2", `document.querySelector("#ws-saved-diff #drift-summary") !== null`)
+	if sum := eval[map[string]string](b, `({...document.querySelector("#ws-saved-diff #drift-summary").dataset})`); sum["changed"] != "2" || sum["added"] != "0" || sum["removed"] != "0" {
+		t.Errorf("drift of the saved revision = %v; want 2 changed", sum)
+	}
+	b.shots("62-workstation-saved-diff")
 	// Back on the project: revision 2, and an export of it.
 	b.run("back to the project", click("#ws-back"))
 	b.waitJS("revision 2", `(document.getElementById("project-revision") || {}).textContent === "2"`)
@@ -111,7 +118,61 @@ func TestWorkstationLoop(t *testing.T) {
 	if got := b.text("#export-verdict"); !strings.Contains(got, "Revision 2") {
 		t.Errorf("export verdict = %q; want revision 2", got)
 	}
-	b.shots("62-workstation-saved-exported")
+	b.shots("63-workstation-saved-exported")
+}
+
+// TestWorkstationMerge saves a draft after another revision was stored
+// meanwhile: the revision lock refuses it, the editor offers a merge, and
+// the merged draft (the editor's change of cue 1, the other revision's
+// change of cue 3, and cue 2, changed on both sides, with the editor's
+// text) saves as the next revision.
+func TestWorkstationMerge(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	cue := func(i int, text string) string {
+		return fmt.Sprintf(`{"id":"c%d","startMs":%d,"endMs":%d,"text":%q}`, i, i*3000, i*3000+2000, text)
+	}
+	p := irProject(t, e, "Merge", []string{cue(1, "One."), cue(2, "Two."), cue(3, "Three.")})
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	b.run("editor", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID+"/edit"))
+	b.waitLong("cues", `document.querySelectorAll("#cue-list .cue-row").length === 3`, 20*time.Second, `document.body.innerText`)
+	for _, ed := range []struct{ row, text string }{{"0", "One, edited here."}, {"1", "Two, edited here."}} {
+		sel := fmt.Sprintf(`.cue-row[data-index=%q] .cue-text`, ed.row)
+		b.run("focus "+ed.row, chromedp.Focus(chromedp.CSS(sel)))
+		eval[bool](b, fmt.Sprintf(`(document.querySelector(%q).select(), true)`, sel))
+		b.run("type "+ed.row, chromedp.SendKeys(chromedp.CSS(sel), ed.text), chromedp.KeyEvent(kb.Tab))
+	}
+	b.waitJS("dirty", `document.getElementById("ws-status").innerText.includes("Unsaved")`)
+
+	// Meanwhile an integration stores revision 2 through the API.
+	theirs := `{"version":1,"language":"en","cues":[` + cue(1, "One.") + "," + cue(2, "Two, edited there.") + "," + cue(3, "Three, edited there.") + `]}`
+	body, _ := json.Marshal(map[string]any{"ir": theirs, "baseRevision": 1})
+	if status, raw := e.api(t, "PUT", "/api/v1/projects/"+p.ID+"/ir", "application/json", strings.NewReader(string(body)), ""); status != 200 {
+		t.Fatalf("PUT revision 2: %d %s", status, raw)
+	}
+
+	eval[bool](b, `(document.activeElement.blur(), true)`)
+	b.run("save", click("#ws-save"))
+	b.waitLong("stale notice", `document.getElementById("ws-stale") !== null`, 20*time.Second, `document.getElementById("ws-conflict").innerText + " / " + document.getElementById("ws-error").innerText`)
+	if got := eval[map[string]string](b, `({...document.getElementById("ws-stale").dataset})`); got["mine"] != "2" || got["theirs"] != "2" || got["conflicts"] != "1" {
+		t.Errorf("stale notice = %v; want 2 mine, 2 theirs, 1 conflict", got)
+	}
+	b.shots("64-workstation-stale")
+	b.run("merge", click("#ws-merge"))
+	b.waitAcrossReload("merged", `document.getElementById("ws-merged") !== null && document.querySelectorAll("#cue-list .cue-row").length === 3`, 20*time.Second, `document.body.innerText`)
+	if got := eval[[]string](b, `[...document.querySelectorAll("#ws-merged .ws-merged-cue")].map(a => a.textContent)`); strings.Join(got, ",") != "cue 2" {
+		t.Errorf("merged notice names %v; want cue 2", got)
+	}
+	if got := eval[[]string](b, `[0, 1, 2].map(i => document.querySelector('.cue-row[data-index="' + i + '"] .cue-text').value)`); strings.Join(got, "|") != "One, edited here.|Two, edited here.|Three, edited there." {
+		t.Errorf("merged texts = %q", got)
+	}
+	b.run("save the merge", click("#ws-save"))
+	b.waitLong("saved", `document.getElementById("ws-status").innerText.includes("Revision 3, saved")`, 20*time.Second, `document.getElementById("ws-status").innerText + " / " + document.getElementById("ws-conflict").innerText`)
+	status, raw := e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
+	if status != 200 || !strings.Contains(string(raw), "One, edited here.") || !strings.Contains(string(raw), "Three, edited there.") || !strings.Contains(string(raw), `"irRevision":3`) {
+		t.Errorf("project after the merge: %d %.400s", status, raw)
+	}
 }
 
 // irProject creates a project whose timeline is these IR cues (JSON

@@ -5,6 +5,7 @@
 
 import type {
   ArtifactLink,
+  DiffRequest,
   DriftDiff,
   ExportCreated,
   ExportRequest,
@@ -318,6 +319,16 @@ export class Client {
     const f = new FormData();
     f.append("file", file, file.name);
     return this.v1<DriftDiff>(`/projects/${encodeURIComponent(id)}/diff`, { method: "POST", form: f, csrf: this.csrf });
+  }
+
+  /**
+   * diffProjectIR compares a candidate timeline (IR v1 JSON text) with
+   * the project's current one; baseIrRevision makes it 409 stale_revision
+   * when the project has moved on.
+   */
+  diffProjectIR(id: string, ir: string, baseIrRevision: number): Promise<DriftDiff> {
+    const req: DiffRequest = { ir, baseIrRevision };
+    return this.v1<DriftDiff>(`/projects/${encodeURIComponent(id)}/diff`, { method: "POST", json: req, csrf: this.csrf });
   }
 
   /** checkDraft checks an editor's draft (IR v1 JSON text) of the project, counting no run (checkProjectDraft). */

@@ -165,6 +165,8 @@ export type DraftCheckRequest = Schemas["DraftCheckRequest"];
 
 /** PutIRRequest is the JSON body of PUT /api/v1/projects/{id}/ir. */
 export type PutIRRequest = Schemas["PutIRRequest"];
+/** DiffRequest is the JSON body of POST /api/v1/projects/{id}/diff. */
+export type DiffRequest = Schemas["DiffRequest"];
 /** ProjectList is GET /api/v1/projects: newest first; nextCursor null on the last page. */
 export type ProjectList = Schemas["ProjectList"];
 export type IRCue = Schemas["IRCue"];

@@ -607,7 +607,7 @@ function driftSection(client: Client, d: ProjectDetail, showError: (m: string) =
         return;
       }
       const diff = await client.diffProject(d.id, f);
-      replace(out, driftView(diff, f.name, async (save) => {
+      replace(out, driftView(diff, { heading: `${f.name} against revision ${diff.currentIrRevision}:` }, async (save) => {
         save.disabled = true;
         try {
           const p = await client.putFile(d.id, f, diff.currentIrRevision);
@@ -663,7 +663,19 @@ function driftCueCell(c: DriftCue | undefined, index: number | undefined, fields
 
 const KIND_LABEL: Record<string, string> = { added: "Added", removed: "Removed", changed: "Changed" };
 
-function driftView(diff: DriftDiff, fileName: string, save: (btn: HTMLButtonElement) => void): HTMLElement {
+/** DriftLabels name what a drift view compares. */
+export interface DriftLabels {
+  /** heading leads the counts, e.g. "cues.srt against revision 3:". */
+  heading: string;
+  /** candidate heads the candidate's column (default "Candidate"). */
+  candidate?: string;
+}
+
+/**
+ * driftView shows a drift diff: the counts, and the changed cues side by
+ * side; save, when given, offers to store the candidate.
+ */
+export function driftView(diff: DriftDiff, labels: DriftLabels, save?: (btn: HTMLButtonElement) => void): HTMLElement {
   const s = diff.summary;
   const total = s.added + s.removed + s.changed;
   const rows = diff.preview.map((it: DriftItem) => {
@@ -677,14 +689,14 @@ function driftView(diff: DriftDiff, fileName: string, save: (btn: HTMLButtonElem
     );
   });
   const saveBtn = h("button", { id: "drift-save", type: "button", class: "button secondary" }, `Save as revision ${diff.currentIrRevision + 1}`);
-  saveBtn.addEventListener("click", () => save(saveBtn));
+  saveBtn.addEventListener("click", () => save?.(saveBtn));
   return h(
     "div",
     { id: "drift-result", class: "drift" },
     h(
       "div",
       { id: "drift-summary", class: "status-row", "data-added": s.added, "data-removed": s.removed, "data-changed": s.changed, "data-offset": diff.offsetMs },
-      h("strong", null, `${fileName} against revision ${diff.currentIrRevision}:`),
+      h("strong", null, labels.heading),
       h("span", { class: "badge drift-badge-added" }, `${s.added} added`),
       h("span", { class: "badge drift-badge-removed" }, `${s.removed} removed`),
       h("span", { class: "badge drift-badge-changed" }, `${s.changed} changed`),
@@ -704,14 +716,14 @@ function driftView(diff: DriftDiff, fileName: string, save: (btn: HTMLButtonElem
             h(
               "thead",
               null,
-              h("tr", null, h("th", { scope: "col" }, "Change"), h("th", { scope: "col" }, `Current (revision ${diff.currentIrRevision})`), h("th", { scope: "col" }, "Candidate")),
+              h("tr", null, h("th", { scope: "col" }, "Change"), h("th", { scope: "col" }, `Current (revision ${diff.currentIrRevision})`), h("th", { scope: "col" }, labels.candidate ?? "Candidate")),
             ),
             h("tbody", { id: "drift-body" }, ...rows),
           ),
         )
       : null,
     diff.truncated ? h("p", { id: "drift-truncated", class: "muted small" }, `The preview shows the first ${rows.length} of ${total} differences; the counts above cover them all.`) : null,
-    total || diff.offsetMs ? h("div", { class: "form-actions" }, saveBtn) : null,
+    save && (total || diff.offsetMs) ? h("div", { class: "form-actions" }, saveBtn) : null,
   );
 }
 

@@ -17,11 +17,13 @@ import { errorBox } from "../ui/notice";
 import { programmeOf, type Programme } from "../ui/programme";
 import { timeline, type Timeline } from "../ui/timeline";
 import { CUE_LIST_KEYS, cueList, type CueList, type KeyBinding, type Problem } from "../workstation/cuelist";
+import { conflictNotice, mergedNotice } from "../workstation/conflict";
 import { Draft } from "../workstation/draft";
 import { player, type Player } from "../workstation/player";
 import { snapToFrame, type FrameRate } from "../workstation/timecode";
 import { MediaApi, type MediaSession } from "./media_api";
 import { findProgrammeIn } from "./programme_find";
+import { driftView } from "./projects";
 
 /** CHECK_DELAY_MS is how long the draft rests after an edit before it is checked again. */
 const CHECK_DELAY_MS = 700;
@@ -227,26 +229,25 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     redo.disabled = !draft.canRedo;
     status.textContent = draft.dirty ? `Unsaved changes on revision ${draft.baseRevision}, kept in this browser.` : `Revision ${draft.baseRevision}, saved.`;
   };
+  const savedDiff = h("div", { id: "ws-saved-diff", "aria-live": "polite" });
   const doSave = async () => {
     if (!draft.dirty) return;
     save.disabled = true;
+    const ir = draft.toIR();
+    const from = draft.baseRevision;
     try {
-      const p = await client.putIR(id, draft.toIR(), draft.baseRevision);
+      // What the save changes, as the drift diff of the new revision
+      // against its base; asked first, while the base is current. A plan
+      // without caption drift, or a base gone stale, saves without it.
+      const diff = await client.diffProjectIR(id, ir, from).catch(() => null);
+      const p = await client.putIR(id, ir, from);
       draft.markSaved(p.irRevision);
       replace(conflict);
+      replace(savedDiff, diff ? driftView(diff, { heading: `Revision ${p.irRevision} against revision ${from}:`, candidate: `Revision ${p.irRevision}` }) : null);
       announce(`Saved as revision ${p.irRevision}.`);
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) {
-        const reload = h("button", { id: "ws-reload", type: "button", class: "button secondary small" }, "Discard my edits and reload");
-        reload.addEventListener("click", () => {
-          draft.discard();
-          location.reload();
-        });
-        replace(
-          conflict,
-          h("div", { class: "alert warning", role: "alert" }, "The project has a newer revision than the one these edits start from. ",
-            "Export or copy what you need, then reload it. ", reload),
-        );
+        replace(conflict, await conflictNotice(client, id, draft, () => list.flush(), () => location.reload()));
       } else {
         showError(messageOf(e));
       }
@@ -269,7 +270,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   window.addEventListener("beforeunload", (e) => {
     if (!document.body.contains(body)) return;
     keep();
-    if (draft.dirty) e.preventDefault();
+    if (draft.dirty && !draft.discarded) e.preventDefault();
   });
 
   draft.onChange(() => {
@@ -362,6 +363,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     e.preventDefault();
   });
 
+  const merged = mergedNotice(id, draft, select);
   replace(
     body,
     h(
@@ -370,8 +372,9 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
       h("h2", { id: "ws-title", tabindex: -1 }, d.name),
       h("div", { class: "form-actions" }, undo, redo, save, status),
     ),
-    restored ? h("p", { id: "ws-restored", class: "alert info" }, "Your unsaved edits of this revision were restored from this browser.") : null,
+    merged ?? (restored ? h("p", { id: "ws-restored", class: "alert info" }, "Your unsaved edits of this revision were restored from this browser.") : null),
     conflict,
+    savedDiff,
     h("div", { class: "ws-top" }, play ? play.el : h("p", { id: "ws-no-media", class: "muted" }, "No playable media: the editor works on timing alone. Upload the programme on Media & Jobs to see the picture."), help),
     h("div", { class: "form-actions ws-zoom", role: "group", "aria-label": "Timeline zoom" }, zoomOut, zoomIn, zoomAll),
     tlHolder,

@@ -156,6 +156,23 @@ export function storedDraft(projectId: string, storage: Storage | null = default
   return s ? { baseRevision: s.baseRevision, savedAt: s.savedAt, steps: s.journal.length } : null;
 }
 
+/**
+ * storeRebased keeps cues as the unsaved edits of revision: Draft.open of
+ * that revision's IR replays them (the merge of a draft with a newer
+ * revision lands this way, through a reload of the editor). It returns
+ * false when storage refused it.
+ */
+export function storeRebased(projectId: string, revision: number, cues: IRCue[], storage: Storage | null = defaultStorage(), now = Date.now()): boolean {
+  if (!storage) return false;
+  const v: StoredDraft = { v: 1, baseRevision: revision, savedAt: now, journal: [{ op: "all", cues }] };
+  try {
+    storage.setItem(draftKey(projectId), JSON.stringify(v));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** discardStoredDraft forgets a project's stored unsaved edits. */
 export function discardStoredDraft(projectId: string, storage: Storage | null = defaultStorage()): void {
   storage?.removeItem(draftKey(projectId));
@@ -254,6 +271,8 @@ export class Draft {
   private base: number;
   private readonly doc: Record<string, unknown>;
   private cues: IRCue[];
+  /** baseCues are the cues of the base revision, for a merge with a newer one. */
+  private baseCues: readonly IRCue[];
   private readonly ids = new Set<string>();
   private nextId = 1;
   private undoStack: Command[] = [];
@@ -273,6 +292,8 @@ export class Draft {
   private readonly now: () => number;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private lastStoreError: string | null = null;
+  /** discarded: the draft keeps nothing more in storage (the page is about to reload). */
+  private isDiscarded = false;
 
   private constructor(irText: string, opts: DraftOptions) {
     let v: unknown;
@@ -290,6 +311,7 @@ export class Draft {
     this.projectId = opts.projectId;
     this.base = opts.baseRevision;
     this.cues = doc.cues as IRCue[];
+    this.baseCues = this.cues.slice();
     const { cues: _cues, ...rest } = doc;
     this.doc = rest;
     for (const c of this.cues) if (typeof c.id === "string" && c.id !== "") this.ids.add(c.id);
@@ -348,6 +370,11 @@ export class Draft {
     return this.cues;
   }
 
+  /** base is the cue list of the base revision, read-only (mergeTimelines reads it). */
+  baseList(): readonly Readonly<IRCue>[] {
+    return this.baseCues;
+  }
+
   /** frameRate is the IR document's frame rate in fps, when it has one. */
   get frameRate(): number | undefined {
     return typeof this.doc.frameRate === "number" ? this.doc.frameRate : undefined;
@@ -364,6 +391,11 @@ export class Draft {
 
   get canRedo(): boolean {
     return this.redoStack.length > 0;
+  }
+
+  /** discarded: discard or detach was called; the page is leaving. */
+  get discarded(): boolean {
+    return this.isDiscarded;
   }
 
   /** storeError is why the last write to storage failed (a full quota), or null. */
@@ -575,6 +607,7 @@ export class Draft {
    */
   markSaved(revision: number): void {
     this.base = revision;
+    this.baseCues = this.cues.slice();
     this.savedTop = this.top();
     this.journal = [];
     this.journalCmd = null;
@@ -584,13 +617,23 @@ export class Draft {
     this.emit("saved", -1, "do");
   }
 
-  /** discard forgets the stored edits without touching the draft (the page reloads the base after). */
+  /** discard forgets the stored edits without touching the draft, and detaches it (the page reloads the base after). */
   discard(): void {
+    this.detach();
+    this.storage?.removeItem(draftKey(this.projectId));
+  }
+
+  /**
+   * detach stops the draft writing to storage, leaving what is there: the
+   * page is about to reload, and what it stored meanwhile (a merge) must
+   * not be overwritten on the way out.
+   */
+  detach(): void {
+    this.isDiscarded = true;
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.journal = [];
     this.journalCmd = null;
-    this.storage?.removeItem(draftKey(this.projectId));
   }
 
   /**
@@ -602,7 +645,7 @@ export class Draft {
     this.commit();
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    if (!this.storage) return true;
+    if (!this.storage || this.isDiscarded) return true;
     if (!this.dirty) {
       this.storage.removeItem(draftKey(this.projectId));
       return true;
@@ -719,7 +762,7 @@ export class Draft {
   }
 
   private changed(kind: ChangeKind, index: number, via: Via): void {
-    if (this.storage && this.timer === null) {
+    if (this.storage && this.timer === null && !this.isDiscarded) {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.flush();
