@@ -16,10 +16,14 @@
 #      CaptionQA) and for the page: the UI's boot call GET /api/session,
 #      answered 200 through the in-process AssetServer handler (seen in the
 #      request log);
-#   5. acts in the window with the keyboard, as a user would: Tab x7 +
-#      Return on the nav link "API keys" (#nav-keys; the tab order is
-#      #skip-link, the brand link, #nav-run, #nav-projects, #nav-media,
-#      #nav-templates, #nav-keys), then Tab x2 from
+#   5. opens the editor with the keyboard, as a user would: a project
+#      created through the API (owner key), then Tab x4 + Return on the nav
+#      link "Projects", Tab x4 + Return on the project's link, Tab x2 +
+#      Return on "Edit captions" (each new page's title takes the focus);
+#      waits for the editor's live check (POST /api/v1/projects/ID/check)
+#      and screenshots it to build/bin/desktop-smoke-editor.png;
+#      then Shift+Tab x3 + Return from the editor's title back through the
+#      nav to "API keys" (#nav-keys), then Tab x2 from
 #      the page title past the owner key's Revoke button to the name field
 #      (#key-name), types a key name and presses Return (submits #key-form:
 #      POST /api/v1/api-keys as the desktop owner, no key needed in-window);
@@ -43,6 +47,7 @@ cd "$root"
 
 bin=build/bin/captionqa-desktop
 shot=build/bin/desktop-smoke.png
+editor_shot=build/bin/desktop-smoke-editor.png
 tags=desktop,production,webkit2_41
 key_name="desktop-smoke-$$"
 t0=$(date +%s.%N)
@@ -160,9 +165,32 @@ wait_for 30 "the UI's boot call GET /api/session" logged GET /api/session 200
 sleep 0.5 # the page renders after the session answer
 log "the page is loaded and signed in"
 
-# 5. The action: create an API key with the keyboard.
+# 5. The editor: open a project's captions in the workstation page with the
+# keyboard, and see it check the draft.
+body='{"name":"Desktop smoke","ir":"{\"version\":1,\"language\":\"en\",\"cues\":[{\"id\":\"c1\",\"startMs\":1000,\"endMs\":3000,\"text\":\"This line is far too long for any of the platforms CaptionQA checks its captions against.\"}]}"}'
+project=$(curl -fsS -m 5 -H "Authorization: Bearer $owner_key" -H 'Content-Type: application/json' --data "$body" "$url/api/v1/projects") ||
+	fail "could not create the smoke project through the API"
+project_id=$(sed -n 's/.*"id":"\([0-9a-f-]*\)".*/\1/p' <<<"$project")
+[ -n "$project_id" ] || fail "no project id in $project"
 xdotool windowfocus --sync "$wid"
-xdotool key --delay 120 Tab Tab Tab Tab Tab Tab Tab Return # #skip-link, brand, #nav-run, #nav-projects, #nav-media, #nav-templates, #nav-keys: open "API keys"
+xdotool key --delay 120 Tab Tab Tab Tab Return # #skip-link, brand, #nav-run, #nav-projects: open "Projects" (its title takes the focus)
+wait_for 15 "the project list (GET /api/v1/projects)" logged GET /api/v1/projects 200
+sleep 0.5 # the list renders
+xdotool key --delay 120 Tab Tab Tab Tab Return # title -> "Choose caption file", name, "Create project", the project's link
+wait_for 15 "the project page (GET /api/v1/projects/$project_id)" logged GET "/api/v1/projects/$project_id" 200
+sleep 0.5 # the page renders; its title took the focus from the link followed
+xdotool key --delay 120 Tab Tab Return # title -> "All projects", "Edit captions"
+wait_for 20 "the editor's live check (POST /api/v1/projects/$project_id/check)" logged POST "/api/v1/projects/$project_id/check" 200
+sleep 0.5 # the findings render
+rm -f "$editor_shot"
+import -window "$wid" "$editor_shot" || fail "import could not capture window $wid"
+colours=$(identify -format '%k' "$editor_shot") || fail "$editor_shot is not a readable image"
+[ "$colours" -gt 16 ] || fail "$editor_shot looks blank ($colours colours)"
+log "the editor opened project $project_id in the window and checked its draft (screenshot $editor_shot)"
+
+# 5, continued: an API key with the keyboard, from the editor's title (it took
+# the focus from the "Edit captions" link): back through the nav.
+xdotool key --delay 120 shift+Tab shift+Tab shift+Tab Return # #nav-account, #nav-webhook, #nav-keys: open "API keys"
 wait_for 15 "the API keys page (GET /api/v1/api-keys)" logged GET /api/v1/api-keys 200
 sleep 0.5 # the list renders
 xdotool key --delay 120 Tab Tab # page title -> the owner key's Revoke -> #key-name
@@ -201,4 +229,4 @@ app_pid=""
 [ "$code" -eq 0 ] || fail "the app exited with code $code after SIGTERM"
 if curl -s -m 2 "$url/healthz" >/dev/null; then fail "$url still answers after the app exited"; fi
 log "the app exited 0 and closed $url"
-echo "desktop-smoke: OK (window, page, key created in the window and seen through the API, screenshot $shot)"
+echo "desktop-smoke: OK (window, page, the editor on a project, key created in the window and seen through the API, screenshots $editor_shot $shot)"

@@ -128,9 +128,14 @@ class App {
       // ExplainAI needs a Pro workspace with the explain_ai entitlement.
       void this.features.then((f) => run.offerExplain(f.includes("PRO_WORKSPACE") && f.includes("explain_ai")));
     }
-    const hadFocusInNav = document.activeElement?.closest?.("#nav") != null;
+    const focused = document.activeElement;
+    const hadFocusInNav = focused?.closest?.("#nav") != null;
     this.frame(this.header(true), this.nav(r), meta.title, page);
-    if (hadFocusInNav) byId("page-title").focus();
+    // The new page's title takes the focus when the nav had it, and when
+    // the focused control went with the old page (a link followed in it):
+    // keyboard users then go on from the top of the new page, not from
+    // wherever the old one left the browser's starting point.
+    if (hadFocusInNav || (focused && focused !== document.body && !focused.isConnected)) byId("page-title").focus();
     announce(`${meta.title} page`);
   }
 

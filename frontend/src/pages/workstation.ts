@@ -243,6 +243,8 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
       const p = await client.putIR(id, ir, from);
       draft.markSaved(p.irRevision);
       replace(conflict);
+      // What the notices said of the unsaved edits is over.
+      notices.remove();
       replace(savedDiff, diff ? driftView(diff, { heading: `Revision ${p.irRevision} against revision ${from}:`, candidate: `Revision ${p.irRevision}` }) : null);
       announce(`Saved as revision ${p.irRevision}.`);
     } catch (e) {
@@ -363,7 +365,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     e.preventDefault();
   });
 
-  const merged = mergedNotice(id, draft, select);
+  const notices = h("div", { id: "ws-notices" }, mergedNotice(id, draft, select) ?? (restored ? h("p", { id: "ws-restored", class: "alert info" }, "Your unsaved edits of this revision were restored from this browser.") : null));
   replace(
     body,
     h(
@@ -372,7 +374,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
       h("h2", { id: "ws-title", tabindex: -1 }, d.name),
       h("div", { class: "form-actions" }, undo, redo, save, status),
     ),
-    merged ?? (restored ? h("p", { id: "ws-restored", class: "alert info" }, "Your unsaved edits of this revision were restored from this browser.") : null),
+    notices,
     conflict,
     savedDiff,
     h("div", { class: "ws-top" }, play ? play.el : h("p", { id: "ws-no-media", class: "muted" }, "No playable media: the editor works on timing alone. Upload the programme on Media & Jobs to see the picture."), help),
