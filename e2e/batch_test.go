@@ -1,0 +1,141 @@
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/engine"
+)
+
+const cleanSRT = "1\n00:00:01,000 --> 00:00:03,500\nHello there.\n\n2\n00:00:04,000 --> 00:00:06,000\nBye.\n"
+
+// TestBatchQA: several files picked at once, one of them broken and one
+// not a caption file, checked with the preset chosen once; the table
+// gives each file the API's verdict, the broken one its error, counts the
+// skipped file, sorts by verdict, opens a row's report by keyboard and
+// downloads as CSV.
+func TestBatchQA(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+
+	bodies := map[string]string{
+		"harbour show.srt": problemSRT,
+		"clean.srt":        cleanSRT,
+		"broken.vtt":       "WEBVTT\n\nnothing here\n",
+		"notes.txt":        "not captions",
+	}
+	var files []string
+	for name, body := range bodies {
+		files = append(files, fixture(t, name, body))
+	}
+	b.run("choose files",
+		chromedp.WaitVisible(chromedp.CSS("#batch")),
+		chromedp.SetValue(chromedp.CSS("#qa-preset"), "generic"),
+		chromedp.SetUploadFiles(chromedp.CSS("#batch-files"), files),
+	)
+	// SetValue does not fire change: tell the page.
+	eval[bool](b, `document.getElementById("qa-preset").dispatchEvent(new Event("change")), true`)
+	b.waitJS("chosen", `document.getElementById("batch-progress").textContent === "3 caption files chosen · 1 skipped (not caption files)."`)
+	b.run("run", click("#batch-run"))
+	b.waitJS("all checked", `document.querySelectorAll("#batch-body tr[data-state=done], #batch-body tr[data-state=failed]").length === 3`)
+	if got := b.text("#batch-progress"); got != "3 of 3 checked · 1 failed · 1 skipped (not caption files)." {
+		t.Errorf("progress = %q", got)
+	}
+	if got := b.text("#batch-skipped summary"); got != "Skipped 1 (not caption files)" {
+		t.Errorf("skipped = %q", got)
+	}
+
+	// Each verdict is the API's for the same file and preset.
+	summaries := map[string]string{}
+	for _, name := range []string{"harbour show.srt", "clean.srt", "broken.vtt"} {
+		ct, body := multipartForm(t, name, []byte(bodies[name]), map[string]string{"preset": "generic"})
+		status, raw := e.api(t, "POST", "/api/v1/process", ct, body, "")
+		row := `#batch-body tr[data-path="` + name + `"]`
+		verdict := eval[string](b, `document.querySelector('`+row+`').dataset.verdict`)
+		if status != 200 {
+			var env apperr.Envelope
+			if err := json.Unmarshal(raw, &env); err != nil {
+				t.Fatalf("%s: %d %s", name, status, raw)
+			}
+			if got := b.text(row + " .batch-error"); verdict != "failed" || got != env.Error.Message {
+				t.Errorf("%s: verdict %q, error %q; want failed with %q", name, verdict, got, env.Error.Message)
+			}
+			continue
+		}
+		var want engine.Result
+		if err := json.Unmarshal(raw, &want); err != nil {
+			t.Fatal(err)
+		}
+		summaries[name] = want.Report.Summary
+		if verdict != string(want.DeliveryStatus) {
+			t.Errorf("%s: verdict %q; want %q", name, verdict, want.DeliveryStatus)
+		}
+		cells := eval[[]string](b, `[...document.querySelector('`+row+`').cells].map(c => c.textContent.trim())`)
+		if len(cells) != 6 || cells[1] != strings.ToUpper(want.Report.InputFormat) || cells[2] != strconv.Itoa(want.Report.InputCues) ||
+			cells[4] != strconv.Itoa(len(want.Report.Remaining)) || cells[5] != strconv.Itoa(len(want.Suggestions)) {
+			t.Errorf("%s: cells %q; want format %s, %d cues, %d errors, %d warnings", name, cells, want.Report.InputFormat, want.Report.InputCues, len(want.Report.Remaining), len(want.Suggestions))
+		}
+	}
+	if eval[string](b, `document.querySelector('#batch-body tr[data-path="clean.srt"]').dataset.verdict`) == eval[string](b, `document.querySelector('#batch-body tr[data-path="harbour show.srt"]').dataset.verdict`) {
+		t.Error("the clean and the problem file have one verdict: the table tells nothing apart")
+	}
+
+	// Worst first, then best first.
+	order := `[...document.querySelectorAll("#batch-body tr")].map(r => r.dataset.path).join("|")`
+	b.run("sort by verdict", click("#batch-sort-verdict"))
+	if got := eval[string](b, order); got != "broken.vtt|harbour show.srt|clean.srt" {
+		t.Errorf("verdict order = %s", got)
+	}
+	b.run("sort by verdict, best first", click("#batch-sort-verdict"))
+	if got := eval[string](b, order); got != "clean.srt|harbour show.srt|broken.vtt" {
+		t.Errorf("reversed verdict order = %s", got)
+	}
+
+	// A row opens its file's report by keyboard, in the page's report view.
+	open := eval[string](b, `document.querySelector('#batch-body tr[data-path="harbour show.srt"] button').id`)
+	b.focusPress("#"+open, kb.Enter)
+	b.waitJS("report", `!!document.getElementById("result") && document.getElementById("summary").textContent.trim() === `+jsString(summaries["harbour show.srt"]))
+	b.waitJS("focus on the report", `document.activeElement && document.activeElement.id === "result-heading"`)
+	if got := eval[string](b, `document.querySelector('#batch-body tr[aria-current=true]').dataset.path`); got != "harbour show.srt" {
+		t.Errorf("open row = %q", got)
+	}
+	if n := eval[int](b, `document.querySelectorAll("#result").length`); n != 1 {
+		t.Errorf("%d report views; want the page's one", n)
+	}
+	b.shots("batch-qa")
+
+	dl := t.TempDir()
+	b.allowDownloads(dl)
+	b.run("csv", click("#batch-csv"))
+	p, err := waitFile(dl, "captionqa-batch.csv", 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	csv, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\r\n")
+	if len(lines) != 4 || lines[0] != "file,format,cues,verdict,errors,warnings,standard_pass,standard_fail,error" ||
+		!strings.HasPrefix(lines[1], "clean.srt,srt,2,ready,0,") || !strings.HasPrefix(lines[3], "broken.vtt,,,failed,") {
+		t.Errorf("CSV (%s):\n%s", filepath.Base(p), csv)
+	}
+	b.checkConsole()
+}
+
+// jsString is s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
