@@ -139,3 +139,50 @@ func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestBatchQAFolder: a folder chosen with the folder picker is checked
+// file by file under its own paths, its subfolders too; a file that is
+// not captions is skipped and one over the size limit fails in its row
+// while the others are checked.
+func TestBatchQAFolder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+
+	dir := filepath.Join(t.TempDir(), "season")
+	huge := strings.Repeat("1\n00:00:01,000 --> 00:00:02,000\nA caption line of some length.\n\n", 4_456_448/60)
+	for name, body := range map[string]string{
+		"ep1/main.srt":     cleanSRT,
+		"ep2/main.srt":     problemSRT,
+		"ep2/notes.txt":    "not captions",
+		"ep3/huge.srt":     huge,
+		"ep3/poster.png":   "not captions either",
+		"ep3/Extras/x.VTT": "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi.\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.run("choose folder", chromedp.WaitVisible(chromedp.CSS("#batch")), chromedp.SetUploadFiles(chromedp.CSS("#batch-folder"), []string{dir}))
+	b.waitJS("chosen", `document.getElementById("batch-progress").textContent === "4 caption files chosen · 2 skipped (not caption files)."`)
+	b.run("run", click("#batch-run"))
+	b.waitJS("all checked", `document.querySelectorAll("#batch-body tr[data-state=done], #batch-body tr[data-state=failed]").length === 4`)
+	rows := eval[string](b, `[...document.querySelectorAll("#batch-body tr")].map(r => r.dataset.path + "=" + r.dataset.verdict).join("|")`)
+	if want := "season/ep1/main.srt=ready|season/ep2/main.srt=needs_attention|season/ep3/Extras/x.VTT=ready|season/ep3/huge.srt=failed"; rows != want {
+		t.Errorf("rows = %s; want %s", rows, want)
+	}
+	if got := b.text(`#batch-body tr[data-path="season/ep3/huge.srt"] .batch-error`); !strings.Contains(got, "the limit is about 4.25 MiB") {
+		t.Errorf("huge.srt error = %q", got)
+	}
+	if got := eval[string](b, `[...document.querySelectorAll("#batch-skipped li")].map(l => l.textContent).join("|")`); got != "season/ep2/notes.txt|season/ep3/poster.png" {
+		t.Errorf("skipped = %s", got)
+	}
+	b.run("open", click(`#batch-body tr[data-path="season/ep3/Extras/x.VTT"] button`))
+	b.waitJS("report", `(document.getElementById("result-heading") || {}).textContent === "Result for season/ep3/Extras/x.VTT"`)
+	b.checkConsole()
+}
