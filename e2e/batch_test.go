@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 )
@@ -184,5 +186,43 @@ func TestBatchQAFolder(t *testing.T) {
 	}
 	b.run("open", click(`#batch-body tr[data-path="season/ep3/Extras/x.VTT"] button`))
 	b.waitJS("report", `(document.getElementById("result-heading") || {}).textContent === "Result for season/ep3/Extras/x.VTT"`)
+	b.checkConsole()
+}
+
+// TestBatchQAQuota: when the day's runs are used up part way, the files
+// after that fail with the quota's message in their rows, and the ones
+// before keep their verdicts.
+func TestBatchQAQuota(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	daily := 2
+	if _, err := e.srv.Accounts().UpdateAccount(context.Background(), ownerEmail, account.AccountUpdate{DailyCap: &daily}); err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	var files []string
+	for _, name := range []string{"1.srt", "2.srt", "3.srt"} {
+		files = append(files, fixture(t, name, cleanSRT))
+	}
+	b.run("choose files", chromedp.WaitVisible(chromedp.CSS("#batch")), chromedp.SetUploadFiles(chromedp.CSS("#batch-files"), files))
+	b.run("run", click("#batch-run"))
+	b.waitJS("all checked", `document.querySelectorAll("#batch-body tr[data-state=done], #batch-body tr[data-state=failed]").length === 3`)
+	// Two in flight at once, both within the cap: the third starts after one of them is counted.
+	if got := eval[string](b, `[...document.querySelectorAll("#batch-body tr")].map(r => r.dataset.verdict).join("|")`); got != "ready|ready|failed" {
+		t.Errorf("verdicts = %s; want ready|ready|failed", got)
+	}
+	ct, body := multipartForm(t, "4.srt", []byte(cleanSRT), nil)
+	status, raw := e.api(t, "POST", "/api/v1/process", ct, body, "")
+	var env apperr.Envelope
+	if err := json.Unmarshal(raw, &env); err != nil || status != 429 || env.Error.Code != "quota_exceeded" {
+		t.Fatalf("API after the batch: %d %s", status, raw)
+	}
+	if got := b.text(`#batch-body tr[data-path="3.srt"] .batch-error`); got != env.Error.Message {
+		t.Errorf("3.srt error = %q; want the quota's %q", got, env.Error.Message)
+	}
+	if got := b.text("#batch-progress"); got != "3 of 3 checked · 1 failed." {
+		t.Errorf("progress = %q", got)
+	}
 	b.checkConsole()
 }
