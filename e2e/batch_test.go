@@ -49,8 +49,12 @@ func TestBatchQA(t *testing.T) {
 	// SetValue does not fire change: tell the page.
 	eval[bool](b, `document.getElementById("qa-preset").dispatchEvent(new Event("change")), true`)
 	b.waitJS("chosen", `document.getElementById("batch-progress").textContent === "3 caption files chosen · 1 skipped (not caption files)."`)
-	b.run("run", click("#batch-run"))
+	b.focusPress("#batch-run", kb.Enter)
 	b.waitJS("all checked", `document.querySelectorAll("#batch-body tr[data-state=done], #batch-body tr[data-state=failed]").length === 3`)
+	// The run button is disabled while the files are checked: the focus waits on the progress line.
+	if id := b.activeID(); id != "batch-progress" {
+		t.Errorf("focus after the run on %q; want batch-progress", id)
+	}
 	if got := b.text("#batch-progress"); got != "3 of 3 checked · 1 failed · 1 skipped (not caption files)." {
 		t.Errorf("progress = %q", got)
 	}

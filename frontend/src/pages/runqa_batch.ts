@@ -126,6 +126,11 @@ export class BatchQA {
   private openIndex: number | null = null;
   /** el is the section of the latest render: a run in flight refreshes whichever is shown. */
   private el: HTMLElement | null = null;
+  /**
+   * progress is the progress line, one element for the section's every
+   * refresh: a live region that stays in place is read out as it changes.
+   */
+  private progress = h("p", { id: "batch-progress", role: "status", tabindex: -1 });
   /** skippedOpen keeps the skipped list open across refreshes. */
   private skippedOpen = false;
 
@@ -188,13 +193,17 @@ export class BatchQA {
       h("p", { class: "muted" }, "Checks every file with the preset, fix profile, standard and language chosen above (without ExplainAI), and lists the verdicts. Open a file for its report."),
       drop,
       h("div", { class: "form-actions" }, runBtn, csvBtn),
-      h("p", { id: "batch-progress", role: "status" }, this.progressText()),
+      this.progress,
       this.skipped.length
         ? h("details", { id: "batch-skipped", open: this.skippedOpen, ontoggle: (e: Event) => (this.skippedOpen = (e.target as HTMLDetailsElement).open) }, h("summary", null, `Skipped ${this.skipped.length} (not caption files)`), h("ul", { class: "small" }, ...this.skipped.map((s) => h("li", null, s))))
         : null,
       n ? this.table() : null,
     );
-    if (focused) document.getElementById(focused)?.focus();
+    this.progress.textContent = this.progressText();
+    if (!focused) return;
+    document.getElementById(focused)?.focus();
+    // The control is gone or disabled (the run button while the files are checked): the progress line takes the focus.
+    if (!el.contains(document.activeElement)) this.progress.focus();
   }
 
   private progressText(): string {
