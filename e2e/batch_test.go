@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -227,6 +228,40 @@ func TestBatchQAQuota(t *testing.T) {
 	}
 	if got := b.text("#batch-progress"); got != "3 of 3 checked · 1 failed." {
 		t.Errorf("progress = %q", got)
+	}
+	b.checkConsole()
+}
+
+// TestBatchQADropFolder: a folder dropped on the batch's drop zone is
+// walked through its entries, subfolders too, each file under its path.
+func TestBatchQADropFolder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, false)
+	b := newBrowser(t, e.ts.URL)
+	b.signIn()
+	dir := filepath.Join(t.TempDir(), "drop")
+	for name, body := range map[string]string{"a.srt": cleanSRT, "deep/er/b.vtt": "WEBVTT\n\n00:00:01.000 --> 00:00:02.000\nHi.\n", "deep/readme.md": "x"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.run("drop zone", chromedp.WaitVisible(chromedp.CSS("#batch-drop")), chromedp.ScrollIntoView(chromedp.CSS("#batch-drop")))
+	at := eval[[]float64](b, `(r => [r.x + r.width / 2, r.y + r.height / 2])(document.getElementById("batch-drop").getBoundingClientRect())`)
+	data := &input.DragData{Files: []string{dir}, DragOperationsMask: 1}
+	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	defer cancel()
+	for _, typ := range []input.DispatchDragEventType{input.DispatchDragEventTypeDragEnter, input.DispatchDragEventTypeDragOver, input.DispatchDragEventTypeDrop} {
+		if _, err := chromedp.Call(ctx, input.DispatchDragEvent, input.DispatchDragEventParams{Type: typ, X: at[0], Y: at[1], Data: data}); err != nil {
+			t.Fatalf("%s: %v", typ, err)
+		}
+	}
+	b.waitJS("chosen", `document.getElementById("batch-progress").textContent === "2 caption files chosen · 1 skipped (not caption files)."`)
+	if got := eval[string](b, `[...document.querySelectorAll("#batch-body tr")].map(r => r.dataset.path).join("|")`); got != "drop/a.srt|drop/deep/er/b.vtt" {
+		t.Errorf("rows = %s", got)
 	}
 	b.checkConsole()
 }
