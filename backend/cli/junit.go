@@ -60,7 +60,7 @@ type junitMessage struct {
 // writeJUnit prints the results as JUnit XML; elapsed is the run's wall
 // time (files are checked in parallel, so it is less than their sum).
 func writeJUnit(env Env, results []fileResult, f processFlags, elapsed time.Duration) {
-	t := count(results)
+	t := count(results, "")
 	name := "captionqa." + f.preset
 	suite := junitSuite{
 		Name: name, Tests: t.Files, Failures: t.NeedsAttention, Errors: t.Failed, Time: seconds(elapsed),

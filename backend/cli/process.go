@@ -19,10 +19,12 @@ import (
 // enforced problems, so a pipeline can gate on it.
 const ExitNeedsAttention = 3
 
-const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--all-diagnostics] [--format table|json|junit]"
+const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--out-dir OUT] [--all-diagnostics] [--format table|json|junit]"
 
 type processFlags struct {
 	preset, profile, standard, language, from, out, format string
+	// outDir receives each file's delivery (DIR mode; see out_dir.go).
+	outDir string
 	// media and analysis name the programme to check against: a video
 	// analysed here, or a previous analyze --json.
 	media, analysis, ffmpeg string
@@ -43,6 +45,7 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs.StringVar(&f.language, "language", "", "the captions' language as a BCP 47 tag (e.g. en-GB), for files that declare none")
 	fs.StringVar(&f.from, "from", "", "input format (default: detected)")
 	fs.StringVar(&f.out, "out", "", "also write the delivery file here (FILE mode only)")
+	fs.StringVar(&f.outDir, "out-dir", "", "DIR mode: write each file's delivery under this folder, at the file's path with the preset's extension")
 	fs.StringVar(&f.format, "format", "table", "DIR mode output: table, json or junit")
 	fs.BoolVar(&f.allDiagnostics, "all-diagnostics", false, fmt.Sprintf("list every diagnostic, fix and suggestion (FILE mode); by default each list keeps the first %d of each code and counts the rest under \"omitted\"", engine.MaxPerCode))
 	fs.StringVar(&f.media, "media", "", "check against this programme, analysed first (FILE mode): sync to speech, uncaptioned speech, shot changes")
@@ -71,6 +74,9 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 			return usageError(env, "--out, --media and --analysis apply to a single FILE, not a folder")
 		}
 		return processDir(ctx, eng, pos[0], f, env)
+	}
+	if f.outDir != "" {
+		return usageError(env, "--out-dir applies to a folder; a single FILE writes its delivery with --out")
 	}
 	if flagsSet(fs)["format"] && f.format != "json" {
 		return usageError(env, "--format %s applies to a folder; a single FILE prints the process result as JSON", f.format)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -27,8 +28,11 @@ type fileResult struct {
 	Remaining   int    `json:"remaining"`
 	Suggestions int    `json:"suggestions"`
 	Summary     string `json:"summary"`
-	// Error is the error envelope's code when the file could not be processed.
+	// Error is the error envelope's code when the file could not be
+	// processed, or its delivery not written (write_failed, out_dir_conflict).
 	Error string `json:"error,omitempty"`
+	// Delivery is where --out-dir wrote the delivery, relative to it.
+	Delivery string `json:"delivery,omitempty"`
 
 	problems []caption.Diagnostic // the remaining problems, for JUnit
 	elapsed  time.Duration
@@ -59,6 +63,17 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 		// likely the wrong one.
 		return usageError(env, "no caption files under %s", dir)
 	}
+	// Without --out-dir no file has a target, and none a reason.
+	targets, reasons := make([]string, len(files)), make([]string, len(files))
+	if f.outDir != "" {
+		p, err := eng.Presets().Lookup(f.preset)
+		if err != nil {
+			return usageError(env, "%v", err)
+		}
+		if targets, reasons, err = planDeliveries(dir, f.outDir, "."+p.Output, files); err != nil {
+			return usageError(env, "%v", err)
+		}
+	}
 	start := time.Now()
 	results := make([]fileResult, len(files))
 	progress := newProgress(env.Stderr, len(files))
@@ -69,7 +84,7 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = processOne(ctx, eng, dir, files[i], f)
+				results[i] = processOne(ctx, eng, dir, files[i], f, targets[i], reasons[i])
 				progress.done(results[i].File)
 			}
 		}()
@@ -86,8 +101,12 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 		writeJSONResults(env, results, f)
 	case "junit":
 		writeJUnit(env, results, f, time.Since(start))
+		if f.outDir != "" {
+			// Standard output is the XML document: the count goes beside the progress.
+			fmt.Fprintf(env.Stderr, "%s to %s\n", deliveriesLine(count(results, f.outDir)), f.outDir)
+		}
 	default:
-		writeTable(env, results)
+		writeTable(env, results, f.outDir)
 	}
 	code := ExitOK
 	for _, r := range results {
@@ -101,11 +120,16 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 	return code
 }
 
-func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f processFlags) (r fileResult) {
+// processOne checks one file and, with a target, writes its delivery
+// there; a reason (planDeliveries's) fails the file before it is read.
+func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f processFlags, target, reason string) (r fileResult) {
 	start := time.Now()
 	defer func() { r.elapsed = time.Since(start) }()
-	rel, _ := filepath.Rel(dir, path)
-	r.File = filepath.ToSlash(rel)
+	r.File = relSlash(dir, path)
+	if reason != "" {
+		r.Status, r.Error, r.Summary = statusFailed, errOutDirConflict, reason
+		return r
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		r.Status, r.Error, r.Summary = statusFailed, "read_failed", err.Error()
@@ -132,6 +156,13 @@ func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f pro
 	r.problems = res.Report.Remaining
 	r.Suggestions = len(res.Suggestions)
 	r.Summary = res.Report.Summary
+	if target != "" {
+		if err := writeDelivery(target, res.Output); err != nil {
+			r.Status, r.Error, r.Summary = statusFailed, "write_failed", err.Error()
+			return r
+		}
+		r.Delivery = relSlash(f.outDir, target)
+	}
 	return r
 }
 

@@ -15,10 +15,22 @@ type totals struct {
 	WillAdapt      int `json:"willAdapt"`
 	NeedsAttention int `json:"needsAttention"`
 	Failed         int `json:"failed"`
+	// Deliveries counts the deliveries --out-dir wrote; absent without it.
+	Deliveries *int `json:"deliveries,omitempty"`
 }
 
-func count(results []fileResult) totals {
+// count adds up the results; outDir is --out-dir's folder ("" without it).
+func count(results []fileResult, outDir string) totals {
 	t := totals{Files: len(results)}
+	if outDir != "" {
+		n := 0
+		for _, r := range results {
+			if r.Delivery != "" {
+				n++
+			}
+		}
+		t.Deliveries = &n
+	}
 	for _, r := range results {
 		switch r.Status {
 		case string(engine.Ready):
@@ -38,8 +50,9 @@ func count(results []fileResult) totals {
 // by display width, so a Japanese name (two columns a character) does not
 // push its row out of line. When a file failed, a REASON column gives the
 // error's message, cut to fit the terminal's width when stdout is one.
-func writeTable(env Env, results []fileResult) {
-	t := count(results)
+// With --out-dir (outDir) a last line counts the deliveries written.
+func writeTable(env Env, results []fileResult, outDir string) {
+	t := count(results, outDir)
 	rows := [][]string{{"FILE", "FORMAT", "CUES", "STATUS", "REMAINING", "SUGGESTIONS"}}
 	if t.Failed > 0 {
 		rows[0] = append(rows[0], "REASON")
@@ -72,6 +85,21 @@ func writeTable(env Env, results []fileResult) {
 	}
 	fmt.Fprintf(env.Stdout, "\n%d %s: %d ready, %d will adapt, %d need attention, %d failed\n",
 		t.Files, noun, t.Ready, t.WillAdapt, t.NeedsAttention, t.Failed)
+	if t.Deliveries != nil {
+		fmt.Fprintf(env.Stdout, "%s to %s\n", deliveriesLine(t), outDir)
+	}
+}
+
+// deliveriesLine counts the deliveries --out-dir wrote: "3 deliveries written".
+func deliveriesLine(t totals) string {
+	n := 0
+	if t.Deliveries != nil {
+		n = *t.Deliveries
+	}
+	if n == 1 {
+		return "1 delivery written"
+	}
+	return fmt.Sprintf("%d deliveries written", n)
 }
 
 // minLastColumn is the least room tableLines leaves the last column, even
@@ -121,5 +149,5 @@ func writeJSONResults(env Env, results []fileResult, f processFlags) {
 		Standard   string       `json:"standard,omitempty"`
 		Totals     totals       `json:"totals"`
 		Files      []fileResult `json:"files"`
-	}{f.preset, f.profile, f.standard, count(results), results})
+	}{f.preset, f.profile, f.standard, count(results, f.outDir), results})
 }

@@ -121,7 +121,7 @@ class App {
     else if (r === "webhook") page = webhookPage(this.client);
     else if (r === "account") page = accountPage(this.client);
     else {
-      this.runPage ??= new RunPage({ run: (i) => this.client.process(i) });
+      this.runPage ??= new RunPage({ run: (i) => this.client.process(i), batch: true });
       page = this.runPage.render();
       const run = this.runPage;
       this.features ??= this.client.me().then((p) => p.features, () => []);

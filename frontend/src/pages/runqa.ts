@@ -8,11 +8,14 @@ import { readCues } from "../captions";
 import { announce, h, replace } from "../dom";
 import { newResultState, remainingLine, resultView, type ResultState } from "../ui/result";
 import { newRunFormState, offerExplain, runForm, setBusy, type RunFormState } from "../ui/runform";
+import { BatchQA } from "./runqa_batch";
 
 export interface RunPageOptions {
   run: (input: ProcessInput) => Promise<RunResult>;
   /** onRemaining is told the quota line after each successful run. */
   onResult?: (r: RunResult) => void;
+  /** batch adds Batch QA (signed in only: the signed-out converter has a few runs a day). */
+  batch?: boolean;
 }
 
 /** RunPage keeps its form state across navigation within a session. */
@@ -22,8 +25,13 @@ export class RunPage {
   private last: ResultState | null = null;
   /** formEl is the form of the latest render: offerExplain changes only this page's form. */
   private formEl: HTMLElement | null = null;
+  /** out is the report area of the latest render. */
+  private out: HTMLElement | null = null;
+  private batch: BatchQA | null;
 
-  constructor(private opts: RunPageOptions) {}
+  constructor(private opts: RunPageOptions) {
+    this.batch = opts.batch ? new BatchQA({ run: opts.run, form: this.form, open: (res, file, name) => this.open(res, file, name) }) : null;
+  }
 
   /** offerExplain shows the ExplainAI checkbox: the account has PRO_WORKSPACE and explain_ai. */
   offerExplain(offered: boolean): void {
@@ -33,6 +41,7 @@ export class RunPage {
   render(): HTMLElement {
     const error = h("div", { id: "qa-error", class: "alert", role: "alert", hidden: true });
     const out = h("div", { id: "result-area" });
+    this.out = out;
     const showError = (msg: string) => {
       error.hidden = false;
       replace(error, h("strong", null, "Could not run QA. "), msg);
@@ -57,9 +66,17 @@ export class RunPage {
       }
     };
     this.formEl = runForm(this.form, submit, showError);
-    const page = h("div", { class: "run-page" }, this.formEl, error, out);
+    const page = h("div", { class: "run-page" }, this.formEl, error, this.batch?.render(), out);
     if (this.last) this.showResult(out);
     return page;
+  }
+
+  /** open shows a batch row's result in the report view, as a single run's. */
+  private async open(res: RunResult, file: File, name: string): Promise<void> {
+    const text = await file.text().catch(() => "");
+    this.last = newResultState(res, name, readCues(file.name, text));
+    if (this.out) this.showResult(this.out);
+    document.getElementById("result-heading")?.focus();
   }
 
   private showResult(out: HTMLElement): void {

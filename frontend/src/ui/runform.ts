@@ -24,7 +24,8 @@ export function newRunFormState(): RunFormState {
   return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", language: "", explainOffered: false, includeExplain: true, busy: false };
 }
 
-const MAX_BYTES = 4_456_448;
+/** MAX_BYTES is the largest caption file the process routes take (ProcessRequest). */
+export const MAX_BYTES = 4_456_448;
 
 /** runForm renders the form; submit receives the checked input. */
 export function runForm(state: RunFormState, submit: (input: ProcessInput) => void, showError: (msg: string) => void): HTMLElement {
