@@ -12,7 +12,7 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 )
 
-// Required lists the 11 presets CaptionQA ships (docs/cli.md, Presets and
+// Required lists the 11 platform presets CaptionQA ships (docs/cli.md, Presets and
 // standards); [Load] fails unless every one is present.
 func Required() []string {
 	return []string{"youtube", "tiktok", "html5", "generic", "lms", "instagram-reels", "linkedin", "vimeo", "facebook", "zoom", "developer-json"}
