@@ -104,7 +104,7 @@ func BenchmarkProcessStages(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	dT, aT := targets(p, false, nil), targets(p, true, nil)
+	dT, aT := targets(p, false, nil, rateOf(p, src, nil)), targets(p, true, nil, rateOf(p, src, nil))
 	dT.SkipUnfixed, aT.SkipUnfixed = true, true
 	fixed := fix.Apply(src, o.profile, dT)
 	out, _ := normalise(fixed.Track, p, true, nil, fixed.Sources)

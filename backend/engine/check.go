@@ -51,8 +51,9 @@ func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked, m
 	}
 	found := make([][]caption.Diagnostic, len(codes))
 	tasks := make([]func(), len(codes))
+	fps := rateOf(p, t, media)
 	for i, code := range codes {
-		tasks[i] = func() { found[i] = checkRule(t, p, code, prev, reuse, media) }
+		tasks[i] = func() { found[i] = checkRule(t, p, code, prev, reuse, media, fps) }
 	}
 	workers := 1
 	if len(t.Cues) >= parallelCheck {
@@ -79,17 +80,28 @@ func checkRules(t *caption.Track, p *preset.Preset, after bool, prev *checked, m
 // side by side: below it a goroutine costs more than it saves.
 const parallelCheck = 4096
 
+// rateOf is the frame rate p's frame-based limits are counted at for t
+// checked against media ([preset.Preset.Rate]): the video's, else the
+// track's, else the preset's.
+func rateOf(p *preset.Preset, t *caption.Track, media *analysis.Analysis) float64 {
+	var video float64
+	if media != nil && media.Video != nil {
+		video = media.Video.FrameRate.FPS()
+	}
+	return p.Rate(video, t.FrameRate)
+}
+
 // checkRule runs the rule with the given code on t, from prev's findings
 // on the cues reuse marks unchanged when the rule looks only at each cue's
-// text.
-func checkRule(t *caption.Track, p *preset.Preset, code string, prev *checked, reuse *reuse, media *analysis.Analysis) []caption.Diagnostic {
+// text. fps is the rate the setting's frame limit is counted at.
+func checkRule(t *caption.Track, p *preset.Preset, code string, prev *checked, reuse *reuse, media *analysis.Analysis, fps float64) []caption.Diagnostic {
 	r, _ := rules.Lookup(code)
 	s, _ := p.Setting(code)
 	sev := caption.SeverityWarning
 	if s.Level == rules.Enforced {
 		sev = caption.SeverityError
 	}
-	params := rules.Params{Limit: s.Limit, FrameRate: t.FrameRate, Media: media}
+	params := rules.Params{Limit: s.LimitAt(fps), FrameRate: t.FrameRate, Media: media}
 	if old, ok := prev.find(code); ok && reuse != nil {
 		var m *match
 		switch {
@@ -261,11 +273,13 @@ func (m *match) merge(old, fresh []caption.Diagnostic) []caption.Diagnostic {
 // media analysis, the shot-change window (shot_change_near's limit) and
 // the gap a snap keeps before a cut (gap_too_small's) go to both whatever
 // the rules' levels, for the profiles that retime against the media: they
-// say how a snap is made, not a limit to meet.
-func targets(p *preset.Preset, aided bool, media *analysis.Analysis) fix.Targets {
+// say how a snap is made, not a limit to meet. Frame limits are counted
+// at fps ([rateOf]).
+func targets(p *preset.Preset, aided bool, media *analysis.Analysis, fps float64) fix.Targets {
 	tg := fix.Targets{Media: media}
 	for _, code := range p.RuleCodes() {
 		s, _ := p.Setting(code)
+		s = preset.RuleSetting{Level: s.Level, Limit: s.LimitAt(fps)}
 		switch code {
 		case rules.CodeShotChangeNear:
 			tg.ShotWindowMs = s.Limit

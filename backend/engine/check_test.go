@@ -76,7 +76,7 @@ func TestCheckReusesSourceFindings(t *testing.T) {
 			for _, prof := range []fix.Profile{fix.WarnOnly, fix.LayoutPreserveBreaks, fix.AutoSplitSentences, fix.AutoSplitCPS} {
 				for _, aided := range []bool{false, true} {
 					labelled, notes := labelSpeakers(src, p)
-					fixed := fix.Apply(labelled, prof, targets(p, aided, nil))
+					fixed := fix.Apply(labelled, prof, targets(p, aided, nil, rateOf(p, src, nil)))
 					out, _ := normalise(fixed.Track, p, true, notes, fixed.Sources)
 					got, want := checkRules(out, p, true, prev, nil).all, checkRules(out, p, true, nil, nil).all
 					if !reflect.DeepEqual(got, want) {

@@ -62,7 +62,8 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 	// together once all three are done, so the result does not depend on
 	// their timing.
 	p := o.preset
-	dTargets, aTargets := targets(p, false, o.media), targets(p, true, o.media)
+	fps := rateOf(p, src, o.media)
+	dTargets, aTargets := targets(p, false, o.media, fps), targets(p, true, o.media, fps)
 	// The aided output can differ from the delivery only when its targets
 	// change what the profile does: warn-only edits nothing, and equal
 	// targets make the same edits. Then one output serves both.

@@ -123,7 +123,13 @@ func (w *writer) platformNotes() string {
 		if set.Level != rules.Enforced {
 			level = "suggested"
 		}
-		limits = append(limits, fmt.Sprintf("%s (%s)", describe(c, set.Limit), level))
+		// A limit in frames is told in milliseconds at the preset's
+		// frame rate, with the frames the spec counts.
+		d := describe(c, set.LimitAt(w.p.FrameRate))
+		if set.Frames > 0 {
+			d += fmt.Sprintf(", %s frames", strconv.FormatFloat(set.Frames, 'f', -1, 64))
+		}
+		limits = append(limits, fmt.Sprintf("%s (%s)", d, level))
 	}
 	if len(limits) > 0 {
 		s += " For this file: " + list(limits) + "."

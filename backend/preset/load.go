@@ -12,14 +12,25 @@ import (
 	"github.com/captionqa/captionqa/backend/rules"
 )
 
-// Required lists the 11 presets CaptionQA ships (docs/cli.md, Presets and
+// Required lists the 11 platform presets CaptionQA ships (docs/cli.md, Presets and
 // standards); [Load] fails unless every one is present.
 func Required() []string {
 	return []string{"youtube", "tiktok", "html5", "generic", "lms", "instagram-reels", "linkedin", "vimeo", "facebook", "zoom", "developer-json"}
 }
 
+// Studio lists the delivery-spec presets CaptionQA ships besides
+// [Required] ones: the broadcasters' and streamers' specs studios are held
+// to (docs/presets.md); [Load] fails unless every one is present too.
+func Studio() []string {
+	return []string{"netflix", "bbc", "broadcast-scc", "ebu-stl", "amazon"}
+}
+
 // outputs are the formats a preset may deliver.
-func outputs() []string { return []string{"srt", "vtt", "ttml", "json"} }
+func outputs() []string { return []string{"srt", "vtt", "ttml", "ebu-tt-d", "scc", "stl", "json"} }
+
+// maxFrameRate is the fastest frame rate a preset may declare, the
+// fastest video the media checks accept by default.
+const maxFrameRate = 120
 
 // Set holds every loaded preset.
 type Set struct {
@@ -27,10 +38,12 @@ type Set struct {
 }
 
 // Load reads every *.json file at the root of fsys, one preset each, and
-// validates them: known output format, known rule codes, valid levels,
-// non-negative limits for threshold rules and none for the others, the file
-// name equal to the id, and all [Required] presets present. The error
-// names the file and the problem.
+// validates them: known output format, a frame rate of 0 or up to 120,
+// known rule codes, valid levels, non-negative limits for threshold rules
+// and none for the others, frame limits only on millisecond rules of a
+// preset with a frame rate, the file name equal to the id, and all
+// [Required] and [Studio] presets present. The error names the file and
+// the problem.
 func Load(fsys fs.FS) (*Set, error) {
 	names, err := fs.Glob(fsys, "*.json")
 	if err != nil {
@@ -44,7 +57,7 @@ func Load(fsys fs.FS) (*Set, error) {
 		}
 		s.byID[p.ID] = p
 	}
-	for _, id := range Required() {
+	for _, id := range slices.Concat(Required(), Studio()) {
 		if _, ok := s.byID[id]; !ok {
 			return nil, fmt.Errorf("preset: %s.json is missing: every preset of the spec must be defined", id)
 		}
@@ -79,6 +92,9 @@ func (p *Preset) validate(fileID string) error {
 	if !slices.Contains(outputs(), p.Output) {
 		return fmt.Errorf("output %q is not one of %s", p.Output, strings.Join(outputs(), ", "))
 	}
+	if p.FrameRate < 0 || p.FrameRate > maxFrameRate {
+		return fmt.Errorf("frameRate %v is not between 0 (none) and %d frames per second", p.FrameRate, maxFrameRate)
+	}
 	for _, code := range p.RuleCodes() {
 		s := p.Rules[code]
 		r, ok := rules.Lookup(code)
@@ -87,6 +103,19 @@ func (p *Preset) validate(fileID string) error {
 		}
 		if s.Level != rules.Enforced && s.Level != rules.Suggestion {
 			return fmt.Errorf("rule %s: level %q is neither enforced nor suggestion", code, s.Level)
+		}
+		if s.Frames != 0 {
+			switch {
+			case r.Unit() != rules.UnitMs:
+				return fmt.Errorf("rule %s: takes no limit in frames (its unit is %q)", code, r.Unit())
+			case s.Limit != 0:
+				return fmt.Errorf("rule %s: has both a limit and frames; give one", code)
+			case s.Frames < 0:
+				return fmt.Errorf("rule %s: frames must not be negative", code)
+			case p.FrameRate == 0:
+				return fmt.Errorf("rule %s: a limit in frames needs the preset's frameRate", code)
+			}
+			continue
 		}
 		switch {
 		case rules.NeedsLimit(r) && s.Limit <= 0:
@@ -122,11 +151,11 @@ func (s *Set) Lookup(id string) (*Preset, error) {
 	return nil, fmt.Errorf("%w %q (known: %s)", ErrUnknownPreset, id, strings.Join(s.IDs(), ", "))
 }
 
-// IDs returns the preset ids in the order of [Required], then any others
-// sorted.
+// IDs returns the preset ids in the order of [Required], then of
+// [Studio], then any others sorted.
 func (s *Set) IDs() []string {
 	ids := []string{}
-	for _, id := range Required() {
+	for _, id := range slices.Concat(Required(), Studio()) {
 		if _, ok := s.byID[id]; ok {
 			ids = append(ids, id)
 		}

@@ -3,6 +3,7 @@ package preset
 import (
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -21,8 +22,9 @@ func TestLoadShippedPresets(t *testing.T) {
 	wantOutput := map[string]string{
 		"youtube": "srt", "tiktok": "srt", "html5": "vtt", "generic": "srt", "lms": "ttml", "instagram-reels": "srt",
 		"linkedin": "srt", "vimeo": "vtt", "facebook": "srt", "zoom": "vtt", "developer-json": "json",
+		"netflix": "ttml", "bbc": "ebu-tt-d", "broadcast-scc": "scc", "ebu-stl": "stl", "amazon": "ttml",
 	}
-	if got := strings.Join(s.IDs(), ","); got != strings.Join(Required(), ",") {
+	if got := strings.Join(s.IDs(), ","); got != strings.Join(slices.Concat(Required(), Studio()), ",") {
 		t.Errorf("IDs = %s", got)
 	}
 	for id, out := range wantOutput {
@@ -37,8 +39,9 @@ func TestLoadShippedPresets(t *testing.T) {
 	if p, _ := s.Lookup(""); p.ID != "youtube" {
 		t.Errorf("default preset = %s; want youtube", p.ID)
 	}
-	// Only generic enforces line length and reading speed.
-	for _, id := range s.IDs() {
+	// Of the platform presets only generic enforces line length and
+	// reading speed.
+	for _, id := range Required() {
 		p, _ := s.Lookup(id)
 		for _, code := range []string{rules.CodeLineTooLong, rules.CodeReadingSpeedHigh} {
 			st, ok := p.Setting(code)
@@ -74,7 +77,7 @@ func TestLoadRefusesBrokenPresets(t *testing.T) {
 	}
 	base := func() fstest.MapFS {
 		fsys := fstest.MapFS{}
-		for _, id := range Required() {
+		for _, id := range slices.Concat(Required(), Studio()) {
 			fsys[id+".json"] = &fstest.MapFile{Data: []byte(valid(id))}
 		}
 		return fsys
@@ -86,7 +89,14 @@ func TestLoadRefusesBrokenPresets(t *testing.T) {
 		{"unknown field", "generic.json", `{"id":"generic","title":"T","output":"srt","colour":"red","rules":{}}`, `unknown field "colour"`},
 		{"id differs from file", "generic.json", valid("vimeo"), `id "vimeo" does not match`},
 		{"no title", "generic.json", `{"id":"generic","output":"srt","rules":{}}`, "title is empty"},
-		{"unknown output", "generic.json", `{"id":"generic","title":"T","output":"scc","rules":{}}`, `output "scc"`},
+		{"unknown output", "generic.json", `{"id":"generic","title":"T","output":"sbv","rules":{}}`, `output "sbv"`},
+		{"negative frame rate", "generic.json", `{"id":"generic","title":"T","output":"srt","frameRate":-25,"rules":{}}`, "frameRate -25"},
+		{"frame rate too high", "generic.json", `{"id":"generic","title":"T","output":"srt","frameRate":240,"rules":{}}`, "frameRate 240"},
+		{"frames without a frame rate", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"gap_too_small":{"level":"enforced","frames":2}}}`, "needs the preset's frameRate"},
+		{"frames on a rule not in ms", "generic.json", `{"id":"generic","title":"T","output":"srt","frameRate":25,"rules":{"line_too_long":{"level":"enforced","frames":2}}}`, "takes no limit in frames"},
+		{"frames and a limit", "generic.json", `{"id":"generic","title":"T","output":"srt","frameRate":25,"rules":{"gap_too_small":{"level":"enforced","limit":80,"frames":2}}}`, "both a limit and frames"},
+		{"negative frames", "generic.json", `{"id":"generic","title":"T","output":"srt","frameRate":25,"rules":{"gap_too_small":{"level":"enforced","frames":-2}}}`, "frames must not be negative"},
+		{"missing studio preset", "netflix.json", "", "netflix.json is missing"},
 		{"unknown rule", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_loud":{"level":"enforced"}}}`, `rule "too_loud"`},
 		{"bad level", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"empty_cue":{"level":"always"}}}`, `level "always"`},
 		{"negative limit", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_many_lines":{"level":"enforced","limit":-2}}}`, "needs a limit above 0"},

@@ -6,6 +6,9 @@ const MIME: Record<OutputFormat, string> = {
   srt: "application/x-subrip;charset=utf-8",
   vtt: "text/vtt;charset=utf-8",
   ttml: "application/ttml+xml;charset=utf-8",
+  "ebu-tt-d": "application/ttml+xml;charset=utf-8",
+  scc: "text/plain;charset=us-ascii",
+  stl: "application/octet-stream",
   json: "application/json;charset=utf-8",
 };
 

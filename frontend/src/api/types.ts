@@ -78,6 +78,11 @@ export const PRESETS = [
   "facebook",
   "zoom",
   "developer-json",
+  "netflix",
+  "bbc",
+  "broadcast-scc",
+  "ebu-stl",
+  "amazon",
 ] as const satisfies readonly Preset[];
 
 /** FIX_PROFILES are the profiles that need only the captions, in the order the forms offer them. */

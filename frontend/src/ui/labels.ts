@@ -16,6 +16,11 @@ export const PRESET_LABELS: Record<Preset, string> = {
   facebook: "Facebook (SRT)",
   zoom: "Zoom (WebVTT)",
   "developer-json": "Developer JSON (IR v1)",
+  netflix: "Netflix (TTML)",
+  bbc: "BBC (EBU-TT-D)",
+  "broadcast-scc": "US broadcast (SCC)",
+  "ebu-stl": "EBU STL (teletext)",
+  amazon: "Amazon Prime Video (TTML)",
 };
 
 export const FIX_LABELS: Record<FixProfile, string> = {
