@@ -42,7 +42,8 @@ func latinEncoding() map[rune]string {
 
 // substitutes is a read-only table of what the writer puts for
 // characters table 00 lacks that read the same, or nearly, in characters
-// it has: dashes, quotes, ellipses, currency and music notes.
+// it has (each in latinBytes): dashes, quotes, ellipses, currency and
+// music notes.
 var substitutes = map[rune]string{
 	'‐': "-", '‑': "-", '‒': "-", '–': "-", '−': "-", '―': "—", '─': "—",
 	'‚': ",", '‛': "'", '„': "\"", '‟': "\"", '′': "'", '″': "\"", '‹': "<", '›': ">",
@@ -80,7 +81,11 @@ func encodeRune(r rune) (string, int) {
 		return "", asSubstitute
 	}
 	if s, ok := substitutes[r]; ok {
-		return s, asSubstitute
+		var b strings.Builder
+		for _, c := range s {
+			b.WriteString(latinBytes[c])
+		}
+		return b.String(), asSubstitute
 	}
 	return Substitute, asSubstitute
 }

@@ -189,3 +189,16 @@ func TestChanges(t *testing.T) {
 		t.Errorf("changes %q, want %q: %+v", got, want, Changes(tr))
 	}
 }
+
+// TestSubstitutesAreInTheTable: every substitute is written in
+// characters table 00 has.
+func TestSubstitutesAreInTheTable(t *testing.T) {
+	t.Parallel()
+	for r, s := range substitutes {
+		for _, c := range s {
+			if _, ok := latinBytes[c]; !ok {
+				t.Errorf("the substitute %q of %q has %q, which table 00 lacks", s, string(r), string(c))
+			}
+		}
+	}
+}
