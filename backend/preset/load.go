@@ -19,7 +19,7 @@ func Required() []string {
 }
 
 // outputs are the formats a preset may deliver.
-func outputs() []string { return []string{"srt", "vtt", "ttml", "json"} }
+func outputs() []string { return []string{"srt", "vtt", "ttml", "ebu-tt-d", "scc", "stl", "json"} }
 
 // Set holds every loaded preset.
 type Set struct {

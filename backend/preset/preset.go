@@ -23,7 +23,8 @@ var ErrUnknownPreset = errors.New("preset: unknown preset")
 type Preset struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
-	// Output is the delivery format: srt, vtt, ttml or json.
+	// Output is the delivery format: srt, vtt, ttml, ebu-tt-d, scc, stl or
+	// json (outputs).
 	Output string `json:"output"`
 	// StripStyling removes spans, voices and placement from the delivery,
 	// for platforms that show plain text only.

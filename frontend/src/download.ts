@@ -6,7 +6,22 @@ const MIME: Record<OutputFormat, string> = {
   srt: "application/x-subrip;charset=utf-8",
   vtt: "text/vtt;charset=utf-8",
   ttml: "application/ttml+xml;charset=utf-8",
+  "ebu-tt-d": "application/ttml+xml;charset=utf-8",
+  scc: "text/plain;charset=us-ascii",
+  stl: "application/octet-stream",
   json: "application/json;charset=utf-8",
+};
+
+// EXT is the file extension of each output format, as the server names
+// deliveries (format.Extension): EBU-TT-D is .xml.
+const EXT: Record<OutputFormat, string> = {
+  srt: "srt",
+  vtt: "vtt",
+  ttml: "ttml",
+  "ebu-tt-d": "xml",
+  scc: "scc",
+  stl: "stl",
+  json: "json",
 };
 
 /** mimeOf returns the media type of an output format. */
@@ -17,7 +32,7 @@ export function mimeOf(format: OutputFormat): string {
 /** outputName is the input's base name with the output format's extension. */
 export function outputName(inputName: string, format: OutputFormat, suffix = ""): string {
   const base = inputName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "") || "captions";
-  return `${base}${suffix}.${format}`;
+  return `${base}${suffix}.${EXT[format] ?? format}`;
 }
 
 /** download saves text as a file through a temporary object URL. */
