@@ -86,7 +86,7 @@ func TestLoadRefusesBrokenPresets(t *testing.T) {
 		{"unknown field", "generic.json", `{"id":"generic","title":"T","output":"srt","colour":"red","rules":{}}`, `unknown field "colour"`},
 		{"id differs from file", "generic.json", valid("vimeo"), `id "vimeo" does not match`},
 		{"no title", "generic.json", `{"id":"generic","output":"srt","rules":{}}`, "title is empty"},
-		{"unknown output", "generic.json", `{"id":"generic","title":"T","output":"scc","rules":{}}`, `output "scc"`},
+		{"unknown output", "generic.json", `{"id":"generic","title":"T","output":"ass","rules":{}}`, `output "ass"`},
 		{"unknown rule", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_loud":{"level":"enforced"}}}`, `rule "too_loud"`},
 		{"bad level", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"empty_cue":{"level":"always"}}}`, `level "always"`},
 		{"negative limit", "generic.json", `{"id":"generic","title":"T","output":"srt","rules":{"too_many_lines":{"level":"enforced","limit":-2}}}`, "needs a limit above 0"},

@@ -27,8 +27,9 @@ const (
 // player that honours it and one that does not lay out the same.
 const ebuttdCells = "32 15"
 
-// areaBoxes are the regions of the three areas, as [Write] writes them:
-// the frame's 80% safe area, text at its bottom, middle or top.
+// areaBoxes is a read-only table of the regions of the three areas, as
+// [Write] writes them: the frame's 80% safe area, text at its bottom,
+// middle or top.
 var areaBoxes = [...]struct {
 	id string
 	b  box
