@@ -150,20 +150,23 @@ func layout(c *caption.Cue) (written, bool) {
 		b  string
 		st style
 	}
+	// The lines are slices of cells; a slice keeps its cells when
+	// appending moves the rest.
 	var lines [][]cell
-	var line []cell
+	cells := make([]cell, 0, len(runes))
+	from := 0
 	endLine := func() {
-		i, j := 0, len(line)
-		for i < j && line[i].b == " " {
+		i, j := from, len(cells)
+		for i < j && cells[i].b == " " {
 			i++
 		}
-		for j > i && line[j-1].b == " " {
+		for j > i && cells[j-1].b == " " {
 			j--
 		}
 		if i < j {
-			lines = append(lines, line[i:j])
+			lines = append(lines, cells[i:j:j])
 		}
-		line = nil
+		from = len(cells)
 	}
 	var text strings.Builder
 	visible := false
@@ -179,8 +182,13 @@ func layout(c *caption.Cue) (written, bool) {
 		case asSubstitute:
 			w.substituted = append(w.substituted, fmt.Sprintf("%q as %q", string(r), b))
 		}
-		for _, sub := range splitChars(b) {
-			line = append(line, cell{sub, styles[k]})
+		for i := 0; i < len(b); i++ {
+			n := 1
+			if isMark(b[i]) && i+1 < len(b) {
+				n = 2
+			}
+			cells = append(cells, cell{b[i : i+n], styles[k]})
+			i += n - 1
 		}
 	}
 	endLine()
@@ -239,21 +247,6 @@ func layout(c *caption.Cue) (written, bool) {
 	}
 	w.vp, w.jc = position(c.Placement, len(lines))
 	return w, true
-}
-
-// splitChars splits the bytes of a substitute into its characters: a
-// byte, or a mark and the byte after it.
-func splitChars(b string) []string {
-	var out []string
-	for i := 0; i < len(b); i++ {
-		if isMark(b[i]) && i+1 < len(b) {
-			out = append(out, b[i:i+2])
-			i++
-			continue
-		}
-		out = append(out, b[i:i+1])
-	}
-	return out
 }
 
 // decodeCell returns the text the reader reads for a character's bytes.
