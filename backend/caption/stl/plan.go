@@ -31,6 +31,8 @@ type written struct {
 	// follow: a character's bytes (two for a letter with a mark) and
 	// control codes.
 	units []int
+	// rows holds the offset in tf where each row after the first starts.
+	rows []int
 	text  string // the text as the reader reads it back
 	lines int
 	vp    byte
@@ -198,8 +200,21 @@ func layout(c *caption.Cue) (written, bool) {
 		if n > 0 {
 			tf = append(tf, crlf)
 			w.units = append(w.units, len(tf))
+			w.rows = append(w.rows, len(tf))
 			text.WriteByte('\n')
 		}
+		// A teletext subtitle row is boxed (start box twice, end box
+		// twice): a decoder shows only boxed text on a subtitle page.
+		tf = append(tf, startBox, startBox)
+		// Italics and underline go on from the row before: said again,
+		// for readers that start each row plain (go-astisub does).
+		if cur.italic {
+			tf = append(tf, italicOn)
+		}
+		if cur.underline {
+			tf = append(tf, underlineOn)
+		}
+		w.units = append(w.units, len(tf))
 		colour := byte(white) // each row starts white
 		var wordColour byte
 		for k, cl := range l {
@@ -240,6 +255,8 @@ func layout(c *caption.Cue) (written, bool) {
 				visible = true
 			}
 		}
+		tf = append(tf, endBox, endBox)
+		w.units = append(w.units, len(tf))
 	}
 	w.tf, w.text, w.lines = tf, text.String(), len(lines)
 	if !visible || len(w.fields()) > maxBlocks {
@@ -294,14 +311,24 @@ func position(p *caption.Placement, n int) (vp, jc byte) {
 }
 
 // fields splits the text field into the fields of its TTI blocks, none
-// longer than a text field, no character split.
+// longer than a text field, no character split. A block ends where a row
+// does when one ends in it, so that each block holds whole boxed rows
+// (go-astisub reads each block alone, and shows no text before a start
+// box); only a row longer than a text field is split inside.
 func (w *written) fields() [][]byte {
 	var out [][]byte
-	from, last := 0, 0
+	from, last, row := 0, 0, 0
 	for _, end := range w.units {
 		if end-from > textFieldSize {
-			out = append(out, w.tf[from:last])
-			from = last
+			cut := last
+			for row < len(w.rows) && w.rows[row] <= last {
+				if w.rows[row] > from {
+					cut = w.rows[row]
+				}
+				row++
+			}
+			out = append(out, w.tf[from:cut])
+			from = cut
 		}
 		last = end
 	}

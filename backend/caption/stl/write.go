@@ -35,7 +35,8 @@ func Write(w io.Writer, t *caption.Track) error { return Encode(w, t, Options{})
 // its vertical position and justification come from its placement (the
 // bottom rows, the top or the middle; left, centred or right, centred
 // when it says nothing), and its text field holds its lines separated by
-// 0x8A, italics and underline as 0x80-0x83, a text colour as the teletext
+// 0x8A, each boxed (0x0B 0x0B before it, 0x0A 0x0A after it: teletext
+// shows only boxed text on a subtitle page), italics and underline as 0x80-0x83, a text colour as the teletext
 // alphanumeric colour code before the word it colours (in place of the
 // space before it), and 0x8F after the text. A text longer than a text
 // field continues in extension blocks (extension block numbers 00, 01…,
