@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
@@ -100,12 +101,12 @@ func checkReadBack(t *testing.T, in, back *caption.Track) {
 }
 
 // styleOf returns the italics, underline and colour of each visible code
-// point of c, white as no colour.
+// point of c (not of spaces and line breaks), white as no colour.
 func styleOf(c *caption.Cue) []caption.Span {
 	out := make([]caption.Span, utf8.RuneCountInString(c.Text))
 	k := 0
 	for _, r := range c.Text {
-		if r != ' ' {
+		if !unicode.IsSpace(r) {
 			for _, sp := range c.Spans {
 				if sp.Start <= k && k < sp.End && !sp.Label {
 					out[k].Italic = out[k].Italic || sp.Italic

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/internal/golden"
@@ -98,11 +97,16 @@ func CheckEBUTTDReadBack(t testing.TB, in, back *caption.Track) {
 	}
 }
 
-// spanStyleOf returns the style of each code point of c.
+// spanStyleOf returns the style of each code point of c but line breaks,
+// which a <br/> outside the spans writes.
 func spanStyleOf(c *caption.Cue) []caption.Span {
-	out := make([]caption.Span, utf8.RuneCountInString(c.Text))
+	runes := []rune(c.Text)
+	out := make([]caption.Span, len(runes))
 	for _, sp := range c.Spans {
 		for k := max(sp.Start, 0); k < min(sp.End, len(out)); k++ {
+			if runes[k] == '\n' {
+				continue
+			}
 			o := &out[k]
 			o.Italic, o.Bold, o.Underline = o.Italic || sp.Italic, o.Bold || sp.Bold, o.Underline || sp.Underline
 			if sp.Color != "" {
