@@ -32,7 +32,7 @@ type written struct {
 	// control codes.
 	units []int
 	// rows holds the offset in tf where each row after the first starts.
-	rows []int
+	rows  []int
 	text  string // the text as the reader reads it back
 	lines int
 	vp    byte
