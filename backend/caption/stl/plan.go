@@ -32,11 +32,10 @@ type written struct {
 	// control codes.
 	units []int
 	// rows holds the offset in tf where each row after the first starts.
-	rows  []int
-	text  string // the text as the reader reads it back
-	lines int
-	vp    byte
-	jc    byte
+	rows []int
+	text string // the text as the reader reads it back
+	vp   byte
+	jc   byte
 	// substituted lists the characters replaced, blanked counts those
 	// written as a space or left out; colourMoved is set when a colour
 	// change inside a word moved to the word's start.
@@ -258,7 +257,7 @@ func layout(c *caption.Cue) (written, bool) {
 		tf = append(tf, endBox, endBox)
 		w.units = append(w.units, len(tf))
 	}
-	w.tf, w.text, w.lines = tf, text.String(), len(lines)
+	w.tf, w.text = tf, text.String()
 	if !visible || len(w.fields()) > maxBlocks {
 		return w, false
 	}

@@ -15,11 +15,10 @@ import (
 // distribution in. The ttml reader reads them: they are TTML.
 const FormatEBUTTD = "ebu-tt-d"
 
-// EBU-TT-D namespaces and the standard a document declares it conforms to.
+// The EBU-TT metadata namespace and the standard a document declares it conforms to.
 const (
-	nsEBUTTMeta  = "urn:ebu:tt:metadata"
-	nsEBUTTStyle = "urn:ebu:tt:style"
-	ebuttdURN    = "urn:ebu:tt:distribution:2018-04"
+	nsEBUTTMeta = "urn:ebu:tt:metadata"
+	ebuttdURN   = "urn:ebu:tt:distribution:2018-04"
 )
 
 // ebuttdCells is the cell resolution the writer declares: TTML's default
@@ -59,7 +58,7 @@ func WriteEBUTTD(w io.Writer, t *caption.Track) error {
 	}
 	b := make([]byte, 0, 1024+len(t.Cues)*144)
 	b = append(b, `<?xml version="1.0" encoding="UTF-8"?>`+"\n"+
-		`<tt xmlns="`+nsTTML+`" xmlns:tts="`+nsTTMLStyle+`" xmlns:ttp="`+nsTTMLParam+`" xmlns:ebuttm="`+nsEBUTTMeta+`" xmlns:ebutts="`+nsEBUTTStyle+`"`+
+		`<tt xmlns="`+nsTTML+`" xmlns:tts="`+nsTTMLStyle+`" xmlns:ttp="`+nsTTMLParam+`" xmlns:ebuttm="`+nsEBUTTMeta+`"`+
 		` ttp:timeBase="media" ttp:cellResolution="`+ebuttdCells+`" xml:lang="`...)
 	b = appendEscaped(b, lang, true)
 	b = append(b, "\">\n  <head>\n    <metadata>\n      <ebuttm:documentMetadata>\n"+
