@@ -12,7 +12,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption/format"
 )
 
-const convertUsage = "[--from FMT] [--to srt|vtt|ttml|scc|json] FILE|-"
+const convertUsage = "[--from FMT] [--to srt|vtt|ttml|ebu-tt-d|scc|stl|json] FILE|-"
 
 // runConvert reads one caption file, writes it in another format to
 // standard output and its diagnostics as JSON lines to standard error.
@@ -21,7 +21,7 @@ const convertUsage = "[--from FMT] [--to srt|vtt|ttml|scc|json] FILE|-"
 func runConvert(_ context.Context, args []string, env Env) int {
 	fs := newFlagSet("convert", convertUsage, env)
 	from := fs.String("from", "", "input format: srt, vtt, sbv, ass, ssa, ttml, dfxp, scc, stl or json (default: detected from the content)")
-	to := fs.String("to", format.VTT, "output format: srt, vtt, ttml, scc or json (the CaptionQA IR)")
+	to := fs.String("to", format.VTT, "output format: srt, vtt, ttml, ebu-tt-d, scc, stl (EBU STL, binary) or json (the CaptionQA IR)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return usageFailed(err)
@@ -40,7 +40,7 @@ func runConvert(_ context.Context, args []string, env Env) int {
 		err = fmt.Errorf("%s can be read but not written", out)
 	}
 	if err != nil {
-		return usageError(env, "--to: %v (writable: srt, vtt, ttml, scc, json)", err)
+		return usageError(env, "--to: %v (writable: %s)", err, strings.Join(format.Writable(), ", "))
 	}
 	data, err := readInput(pos[0], env)
 	if err != nil {
@@ -56,7 +56,8 @@ func runConvert(_ context.Context, args []string, env Env) int {
 	}
 	writeDiagnostics(env, leftOut(out, track))
 	// What a writer had to change to fit its format (SCC: 608's 32 columns,
-	// 4 rows and character set), cue by cue.
+	// 4 rows and character set; EBU STL: its Latin character set and
+	// frames), cue by cue.
 	writeDiagnostics(env, format.Changes(out, track))
 	w := bufio.NewWriterSize(env.Stdout, 64<<10)
 	if err := format.Write(out, w, track); err != nil {

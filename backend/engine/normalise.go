@@ -184,11 +184,25 @@ func undelivered(t *caption.Track, f string) []fix.Change {
 // take for markup (a tag, an override block, an ASS escape) is written
 // with look-alikes, which it shows as text. The viewer reads the same, but
 // the text is not the file's, so the report says so. Like every change
-// normalise returns, each names a cue of t. (No preset writes SCC, the
-// other format whose writer changes text: its changes are a
-// conversion's.)
+// normalise returns, each names a cue of t. The SCC and EBU STL writers
+// fit cues to their format (characters they lack replaced, lines
+// re-wrapped, colours moved, times on frames): each change
+// [format.Changes] lists is one with the action fit_format, of the cue it
+// names or of the file.
 func rewritten(t *caption.Track, f string) []fix.Change {
-	if f != format.SRT {
+	switch f {
+	case format.SCC, format.STL:
+		var changes []fix.Change
+		for _, d := range format.Changes(f, t) {
+			i := fix.FileLevel
+			if d.CueIndex != nil {
+				i = *d.CueIndex
+			}
+			changes = append(changes, fix.Change{Code: d.Code, CueIndex: i, Action: actionFitFormat, Message: d.Message})
+		}
+		return changes
+	case format.SRT:
+	default:
 		return nil
 	}
 	var changes []fix.Change

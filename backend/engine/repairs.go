@@ -23,6 +23,9 @@ const (
 	// actionRewriteLookalike writes text a player would take for markup
 	// with look-alikes it shows as text ([rewritten]).
 	actionRewriteLookalike = "rewrite_lookalike"
+	// actionFitFormat is a change the SCC or EBU STL writer makes to fit
+	// its format ([rewritten]).
+	actionFitFormat = "fit_format"
 )
 
 // readerRepairs reports what writing the output repairs of the problems

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -110,6 +111,8 @@ func TestRewrittenSays(t *testing.T) {
 		{format.SRT, []string{actionRewriteLookalike, actionRewriteArrow}},
 		{format.VTT, nil},
 		{format.TTML, nil},
+		// EBU STL writes all three as they are, on frames already.
+		{format.STL, nil},
 	}
 	for _, tt := range tests {
 		var got []string
@@ -122,5 +125,24 @@ func TestRewrittenSays(t *testing.T) {
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: actions %v, want %v", tt.format, got, tt.want)
 		}
+	}
+}
+
+// TestRewrittenFitsFormat: what the EBU STL writer changes to fit its
+// format is a fit_format change of the cue, and rounding to frames one of
+// the file.
+func TestRewrittenFitsFormat(t *testing.T) {
+	t.Parallel()
+	track := &caption.Track{Cues: []caption.Cue{
+		{Text: "It costs 5 €", StartMs: 0, EndMs: 1000},
+		{Text: "Plain", StartMs: 1000, EndMs: 2010},
+	}}
+	var got []string
+	for _, c := range rewritten(track, format.STL) {
+		got = append(got, fmt.Sprintf("%s %d", c.Action, c.CueIndex))
+	}
+	want := []string{actionFitFormat + " 0", fmt.Sprintf("%s %d", actionFitFormat, fix.FileLevel)}
+	if !slices.Equal(got, want) {
+		t.Errorf("changes %v, want %v", got, want)
 	}
 }

@@ -24,8 +24,8 @@ var ErrUnknownPreset = errors.New("preset: unknown preset")
 type Preset struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
-	// Output is the delivery format: srt, vtt, ttml, ebu-tt-d, scc, stl
-	// or json.
+	// Output is the delivery format: srt, vtt, ttml, ebu-tt-d, scc, stl or
+	// json (outputs).
 	Output string `json:"output"`
 	// FrameRate is the delivery's nominal frame rate in frames per
 	// second, 0 for none: the rate [RuleSetting.Frames] are counted at

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -466,19 +467,14 @@ func dayOf(t time.Time) time.Time {
 }
 
 // FileType returns the file extension and media type of a delivery in
-// caption format f.
+// caption format f: those of format.Extension and format.ContentType for
+// a format CaptionQA writes (EBU-TT-D is .xml, EBU STL .stl and binary),
+// text for anything else.
 func FileType(f string) (ext, contentType string) {
-	switch f {
-	case format.SRT:
-		return "srt", "application/x-subrip; charset=utf-8"
-	case format.VTT:
-		return "vtt", "text/vtt; charset=utf-8"
-	case format.TTML:
-		return "ttml", "application/ttml+xml; charset=utf-8"
-	case format.JSON:
-		return "json", "application/json"
+	if !slices.Contains(format.Writable(), f) {
+		return "txt", "text/plain; charset=utf-8"
 	}
-	return "txt", "text/plain; charset=utf-8"
+	return strings.TrimPrefix(format.Extension(f), "."), format.ContentType(f)
 }
 
 // FileBase makes a download file name's stem from a project name: its

@@ -35,8 +35,9 @@ type Input struct {
 	// Delivery is the track handed to the writer, after fixes. Findings
 	// carry cue indices of this track.
 	Delivery *caption.Track
-	// OutputFormat is the delivery's format name: "srt", "vtt", "ttml" or
-	// "json".
+	// OutputFormat is the delivery's format name, one of
+	// format.Writable(): "srt", "vtt", "ttml", "ebu-tt-d", "scc", "stl"
+	// or "json".
 	OutputFormat string
 	// Reparse is the outcome of reading the written delivery back with
 	// the output format's reader. With the track read back, EN 301 549

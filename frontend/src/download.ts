@@ -12,6 +12,18 @@ const MIME: Record<OutputFormat, string> = {
   json: "application/json;charset=utf-8",
 };
 
+// EXT is the file extension of each output format, as the server names
+// deliveries (format.Extension): EBU-TT-D is .xml.
+const EXT: Record<OutputFormat, string> = {
+  srt: "srt",
+  vtt: "vtt",
+  ttml: "ttml",
+  "ebu-tt-d": "xml",
+  scc: "scc",
+  stl: "stl",
+  json: "json",
+};
+
 /** mimeOf returns the media type of an output format. */
 export function mimeOf(format: OutputFormat): string {
   return MIME[format] ?? "text/plain;charset=utf-8";
@@ -20,7 +32,7 @@ export function mimeOf(format: OutputFormat): string {
 /** outputName is the input's base name with the output format's extension. */
 export function outputName(inputName: string, format: OutputFormat, suffix = ""): string {
   const base = inputName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "") || "captions";
-  return `${base}${suffix}.${format}`;
+  return `${base}${suffix}.${EXT[format] ?? format}`;
 }
 
 /** download saves text as a file through a temporary object URL. */

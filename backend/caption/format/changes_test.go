@@ -9,8 +9,8 @@ import (
 )
 
 // TestChangesMatchWriters writes one cue at a time in every output format
-// and reads it back. Only the SCC and SRT writers change what they
-// deliver: the cue comes back different (its text, the italics, underline
+// and reads it back. Only the SCC, SRT and EBU STL writers change what
+// they deliver: the cue comes back different (its text, the italics, underline
 // and colour of its characters, or its times by more than a frame)
 // exactly when Changes names it. The other formats change nothing, and
 // Changes says so.
@@ -34,6 +34,9 @@ func TestChangesMatchWriters(t *testing.T) {
 		{"styled text in angle brackets", caption.Cue{Text: "Hi <b>there</b>", Spans: []caption.Span{{Start: 0, End: 2, Italic: true}}}},
 		{"angle brackets around words", caption.Cue{Text: "3 < 4 and 5 > 2"}},
 		{"line reading as timing", caption.Cue{Text: "00:00:05,000 --> 00:00:06,000"}},
+		{"colour inside a word", caption.Cue{Text: "Hello there", Spans: []caption.Span{{Start: 2, End: 8, Color: "#ffff00"}}}},
+		{"not Latin", caption.Cue{Text: "Привет, мир"}},
+		{"teletext colours after spaces", caption.Cue{Text: "one  two three", Spans: []caption.Span{{Start: 5, End: 8, Color: "#00ffff"}, {Start: 9, End: 14, Color: "#ff00ff", Underline: true}}}},
 	}
 	for _, f := range Writable() {
 		for _, tc := range cases {
@@ -48,7 +51,7 @@ func TestChangesMatchWriters(t *testing.T) {
 				named := slices.ContainsFunc(changes, func(d caption.Diagnostic) bool {
 					return d.CueIndex != nil && *d.CueIndex == 0 && d.Severity == caption.SeverityWarning
 				})
-				if f != SCC && f != SRT {
+				if f != SCC && f != SRT && f != STL {
 					if changes != nil {
 						t.Fatalf("Changes = %+v; want none", changes)
 					}

@@ -34,7 +34,7 @@ func parser(f string) parseFunc {
 		return sbv.Parse
 	case ASS:
 		return ass.Parse
-	case TTML:
+	case TTML, EBUTTD:
 		return ttml.Parse
 	case SCC:
 		return scc.Parse
@@ -54,8 +54,12 @@ func writer(f string) writeFunc {
 		return vtt.Write
 	case TTML:
 		return ttml.Write
+	case EBUTTD:
+		return ttml.WriteEBUTTD
 	case SCC:
 		return scc.Write
+	case STL:
+		return stl.Write
 	case JSON:
 		return caption.WriteJSON
 	}

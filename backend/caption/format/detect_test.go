@@ -55,7 +55,7 @@ func TestDetect(t *testing.T) {
 func TestNormalize(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"WebVTT": VTT, " ssa ": ASS, "dfxp": TTML, "developer-json": JSON, "srt": SRT,
-		"SCC": SCC, "stl": STL, "EBU-STL": STL} {
+		"SCC": SCC, "stl": STL, "EBU-STL": STL, "ebu-tt-d": EBUTTD, "EBUTTD": EBUTTD} {
 		if got, err := Normalize(in); got != want || err != nil {
 			t.Errorf("Normalize(%q) = %q, %v; want %q", in, got, err, want)
 		}
@@ -63,13 +63,10 @@ func TestNormalize(t *testing.T) {
 	if _, err := Normalize("sami"); !errors.Is(err, ErrUnknownFormat) {
 		t.Errorf("Normalize(sami) error = %v; want ErrUnknownFormat", err)
 	}
-	for ext, want := range map[string]string{"a.scc": SCC, "b.STL": STL} {
+	for ext, want := range map[string]string{"a.scc": SCC, "b.STL": STL, "c" + Extension(EBUTTD): TTML} {
 		if got := FromExtension(ext); got != want {
 			t.Errorf("FromExtension(%q) = %q; want %q", ext, got, want)
 		}
-	}
-	if err := Write(STL, nil, nil); !errors.Is(err, ErrUnknownFormat) {
-		t.Errorf("Write(stl) error = %v; want ErrUnknownFormat (EBU STL is read-only)", err)
 	}
 	if err := Write(ASS, nil, nil); !errors.Is(err, ErrUnknownFormat) {
 		t.Errorf("Write(ass) error = %v; want ErrUnknownFormat (ASS is read-only)", err)

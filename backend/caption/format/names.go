@@ -23,9 +23,12 @@ const (
 	SBV  = sbv.Format
 	ASS  = ass.Format
 	TTML = ttml.Format
-	SCC  = scc.Format
-	STL  = stl.Format
-	JSON = caption.FormatJSON
+	// EBUTTD is EBU-TT-D (EBU Tech 3380), a TTML profile: written by its
+	// own writer, read by the TTML reader.
+	EBUTTD = ttml.FormatEBUTTD
+	SCC    = scc.Format
+	STL    = stl.Format
+	JSON   = caption.FormatJSON
 )
 
 // ErrUnknownFormat is returned for a format name CaptionQA does not know,
@@ -40,6 +43,7 @@ var aliases = map[string]string{
 	"ass": ASS, "ssa": ASS,
 	"ttml": TTML, "dfxp": TTML, "imsc": TTML, "imsc1": TTML, "xml": TTML,
 	"scc": SCC, "scenarist": SCC,
+	"ebu-tt-d": EBUTTD, "ebuttd": EBUTTD,
 	"stl": STL, "ebu-stl": STL,
 	"json": JSON, "ir": JSON, "developer-json": JSON,
 }
@@ -48,7 +52,7 @@ var aliases = map[string]string{
 func Readable() []string { return []string{SRT, VTT, SBV, ASS, TTML, SCC, STL, JSON} }
 
 // Writable lists the formats [Write] writes.
-func Writable() []string { return []string{SRT, VTT, TTML, SCC, JSON} }
+func Writable() []string { return []string{SRT, VTT, TTML, EBUTTD, SCC, STL, JSON} }
 
 // Title is a format's name as editors write it in a sentence: "SRT",
 // "WebVTT", "TTML", "the JSON model".
@@ -64,6 +68,8 @@ func Title(f string) string {
 		return "ASS"
 	case TTML:
 		return "TTML"
+	case EBUTTD:
+		return "EBU-TT-D"
 	case SCC:
 		return "SCC"
 	case STL:
@@ -94,9 +100,15 @@ func FromExtension(name string) string {
 }
 
 // Extension returns the usual file extension of a writable format.
+// EBU-TT-D is ".xml", as broadcasters name EBU-TT-D deliveries, and so
+// that a job delivering both TTML and EBU-TT-D gives two file names;
+// FromExtension reads ".xml" as TTML, which the TTML reader reads.
 func Extension(f string) string {
-	if f == JSON {
+	switch f {
+	case JSON:
 		return ".json"
+	case EBUTTD:
+		return ".xml"
 	}
 	return "." + f
 }
@@ -106,8 +118,11 @@ func ContentType(f string) string {
 	switch f {
 	case VTT:
 		return "text/vtt; charset=utf-8"
-	case TTML:
+	case TTML, EBUTTD:
 		return "application/ttml+xml; charset=utf-8"
+	case STL:
+		// EBU STL is binary and has no registered media type.
+		return "application/octet-stream"
 	case SCC:
 		// SCC has no registered media type; it is ASCII text.
 		return "text/plain; charset=us-ascii"

@@ -11,6 +11,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 	"github.com/captionqa/captionqa/backend/internal/corpus"
 )
 
@@ -34,7 +35,9 @@ var roundTripFolders = []string{"go-astisub", "pysubs2", "subsrt", "webvtt-py", 
 // 608 (re-wrapped, split, characters replaced, times on frames and moved
 // to load each caption, each change reported by Changes): its output must
 // read back to the captions scc.Delivered says it writes, times to the
-// millisecond. The IR round trip is exact.
+// millisecond. EBU STL rounds times to frames and replaces characters its
+// Latin table lacks (reported by Changes): its output must read back to
+// what stl.Delivered says. The IR round trip is exact.
 func TestCorpusRoundTrip(t *testing.T) {
 	var files []string
 	for _, dir := range roundTripFolders {
@@ -69,7 +72,9 @@ func TestCorpusRoundTrip(t *testing.T) {
 				want = scc.Delivered(orig)
 			case SRT:
 				want = srt.Delivered(orig)
-			case VTT, TTML:
+			case STL:
+				want = stl.Delivered(orig)
+			case VTT, TTML, EBUTTD:
 				want = shown(orig, w)
 			}
 			if msg := compareCore(want, back, w); msg != "" {

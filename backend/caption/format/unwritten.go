@@ -7,6 +7,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 	"github.com/captionqa/captionqa/backend/caption/ttml"
 	"github.com/captionqa/captionqa/backend/caption/vtt"
 )
@@ -57,8 +58,10 @@ const (
 // Unwritten appends to lost the features of sp that the writer of format
 // f has no syntax for and so leaves out: SRT keeps styles and a text
 // colour only; WebVTT cue text has no inline colour; TTML has no classes
-// and names a speaker per cue, not per span; SCC keeps italics, underline
-// and 608's seven colours only; the IR keeps everything.
+// and names a speaker per cue, not per span, and neither has EBU-TT-D;
+// SCC keeps italics, underline and 608's seven colours only; EBU STL
+// keeps italics, underline and teletext's eight colours only; the IR
+// keeps everything.
 // TestUnwrittenMatchesWriters writes every feature in every format and
 // reads it back, so this table cannot drift from the writers.
 func Unwritten(f string, sp *caption.Span, lost []string) []string {
@@ -76,8 +79,15 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 	case VTT:
 		has(sp.Color != "", FeatureColour)
 		has(sp.Background != "", FeatureBackground)
-	case TTML:
+	case TTML, EBUTTD:
 		has(sp.Class != "", FeatureClass)
+		has(sp.Voice != "", FeatureSpeaker)
+	case STL:
+		has(sp.Bold, FeatureBold)
+		has(sp.Color != "" && !stl.HasColour(sp.Color), FeatureColour)
+		has(sp.Background != "", FeatureBackground)
+		has(sp.Class != "", FeatureClass)
+		has(sp.Lang != "", FeatureLanguage)
 		has(sp.Voice != "", FeatureSpeaker)
 	case SCC:
 		has(sp.Bold, FeatureBold)
@@ -98,27 +108,30 @@ func Unwritten(f string, sp *caption.Span, lost []string) []string {
 // when there is none.
 //
 // SRT keeps only the area and alignment ({\anN}), so a line, position,
-// size, vertical text and a region are lost; so does SCC, which places a
-// caption by its rows and columns. WebVTT writes a region's
+// size, vertical text and a region are lost; so do SCC, which places a
+// caption by its rows and columns, and EBU STL, by its teletext rows and
+// justification. WebVTT writes a region's
 // height in lines only, with no display alignment. TTML writes line,
 // position and size as a region, and a cue's own region as an IMSC1
 // region, but not a line number, vertical text, a position inside a
 // region, a region's line count or roll-up, or the place of a region past
-// the frame edge (moved inside) and what lies past it ([ttml.Unplaced]). TestUnwrittenPlacementMatchesWriters and
+// the frame edge (moved inside) and what lies past it ([ttml.Unplaced]);
+// EBU-TT-D, written with TTML's regions, loses the same. TestUnwrittenPlacementMatchesWriters and
 // TestUnwrittenRegionMatchesWriters check placement and regions against
 // every writer.
 //
 // s is the track style that c.Style names, nil when there is none. Only
 // the IR writes track styles; every other format loses what s sets but
 // the spans of c also carry (see styleLost). SRT has no
-// speaker syntax, so it also loses the cue's Voice, and so does SCC;
-// WebVTT (<v>) and TTML (ttm:agent) keep it.
+// speaker syntax, so it also loses the cue's Voice, and so do SCC, EBU
+// STL and EBU-TT-D (whose profile has no ttm:agent); WebVTT (<v>) and
+// TTML (ttm:agent) keep it.
 // TestUnwrittenCueFeaturesMatchesWriters checks both.
 func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style, lost []string) []string {
 	for k := range c.Spans {
 		lost = Unwritten(f, &c.Spans[k], lost)
 	}
-	if (f == SRT || f == SCC) && c.Voice != "" {
+	if (f == SRT || f == SCC || f == STL || f == EBUTTD) && c.Voice != "" {
 		lost = append(lost, FeatureCueSpeaker)
 	}
 	if f != JSON && s != nil {
@@ -140,7 +153,7 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style,
 		}
 	}
 	switch f {
-	case SRT, SCC:
+	case SRT, SCC, STL:
 		has(p.Line != nil, FeatureLine)
 		has(p.Position != nil, FeaturePosition)
 		has(p.Size != nil, FeatureSize)
@@ -151,7 +164,7 @@ func UnwrittenCue(f string, c *caption.Cue, r *caption.Region, s *caption.Style,
 			has(r.Height != nil, FeatureRegionHeight)
 			has(r.DisplayAlign != "", FeatureRegionAlign)
 		}
-	case TTML:
+	case TTML, EBUTTD:
 		l := ttml.Unplaced(p, r)
 		has(l.LineNumber, FeatureLineNumber)
 		has(l.Vertical, FeatureVertical)
@@ -240,7 +253,10 @@ func EachUnwritten(f string, t *caption.Track, fn func(i int, lost []string)) {
 // [vtt.Shows]), as the TTML writer leaves out the cues a TTML player never
 // shows, those without duration or without text ([ttml.Shows]), and the
 // SCC writer those that do not last a frame or show no character
-// ([scc.Shows]). Every reader rejects a cue that ends before it starts.
+// ([scc.Shows]), the EBU STL writer those that do not last or show no
+// character ([stl.Shows]), and the EBU-TT-D writer those without
+// duration or text ([ttml.ShowsEBUTTD]). Every reader rejects a cue that
+// ends before it starts.
 // The IR carries every cue. TestDeliversMatchesWriters reads every
 // writer's output back.
 func Delivers(f string, c *caption.Cue) bool {
@@ -249,6 +265,10 @@ func Delivers(f string, c *caption.Cue) bool {
 		return ttml.Shows(c)
 	case SCC:
 		return scc.Shows(c)
+	case STL:
+		return stl.Shows(c)
+	case EBUTTD:
+		return ttml.ShowsEBUTTD(c)
 	case SRT:
 		return c.EndMs >= c.StartMs && srt.Shows(c)
 	case VTT:
@@ -263,7 +283,8 @@ func Delivers(f string, c *caption.Cue) bool {
 // ([srt.RewritesArrow]), and text that would read as markup in some
 // reader with look-alikes ("‹…›" for a tag: [srt.RewritesMarkup]), since
 // SRT has no escape its readers agree on; SCC re-wraps, splits and replaces
-// characters to fit 608 ([scc.RewritesText]). The other writers escape
+// characters to fit 608 ([scc.RewritesText]); EBU STL replaces the
+// characters its Latin table lacks ([stl.RewritesText]). The other writers escape
 // what they must with their format's own syntax, which reads back as the
 // same text.
 func RewritesText(f string, c *caption.Cue) bool {
@@ -272,6 +293,8 @@ func RewritesText(f string, c *caption.Cue) bool {
 		return srt.RewritesArrow(c.Text) || srt.RewritesMarkup(c.Text)
 	case SCC:
 		return scc.RewritesText(c)
+	case STL:
+		return stl.RewritesText(c)
 	}
 	return false
 }
@@ -284,7 +307,10 @@ func RewritesText(f string, c *caption.Cue) bool {
 // replaced, styling moved, and times moved to leave room to load each
 // caption ([scc.Changes]); for SRT, text that would read as markup and
 // the arrows of a line that would read as a timing line, written with
-// look-alikes ([srt.Changes]). It is nil for the other formats,
+// look-alikes ([srt.Changes]); for EBU STL, characters its Latin table
+// lacks replaced, colour changes inside a word moved to the word's
+// start, and times rounded to frames ([stl.Changes]). It is nil for the
+// other formats,
 // whose writers carry text and times as they are. TestChangesMatchWriters
 // reads the output back.
 func Changes(f string, t *caption.Track) []caption.Diagnostic {
@@ -293,6 +319,8 @@ func Changes(f string, t *caption.Track) []caption.Diagnostic {
 		return scc.Changes(t)
 	case SRT:
 		return srt.Changes(t)
+	case STL:
+		return stl.Changes(t)
 	}
 	return nil
 }
@@ -301,7 +329,9 @@ func Changes(f string, t *caption.Track) []caption.Diagnostic {
 func HasRuby(c *caption.Cue) bool { return vtt.HasRuby(c) }
 
 // CarriesLanguage reports whether the writer of format f declares the
-// track's language: WebVTT in its header, TTML as xml:lang, the IR as a
-// field. SRT and SCC have no place for one.
+// track's language: WebVTT in its header, TTML and EBU-TT-D as xml:lang,
+// the IR as a field. SRT and SCC have no place for one; EBU STL has a
+// code from a fixed list of languages without regions, so "pt-BR" reads
+// back as "pt" and a language off the list as none.
 // TestCarriesLanguageMatchesWriters checks it against every writer.
-func CarriesLanguage(f string) bool { return f != SRT && f != SCC }
+func CarriesLanguage(f string) bool { return f != SRT && f != SCC && f != STL }

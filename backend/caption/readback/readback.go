@@ -17,6 +17,7 @@ import (
 	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/caption/scc"
 	"github.com/captionqa/captionqa/backend/caption/srt"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 )
 
 // Inputs returns the corpus files the read-back tests write in every
@@ -66,13 +67,16 @@ type Cue struct {
 // reader, as the writer documents it: the cues [format.Delivers] passes;
 // for SCC, the captions [scc.Delivered] says the writer writes; for SRT,
 // with the look-alikes it writes for what would read as markup
-// ([srt.Delivered]).
+// ([srt.Delivered]); for EBU STL, the subtitles [stl.Delivered] says it
+// writes, times on frames and substitutes in.
 func Delivered(f string, t *caption.Track) []caption.Cue {
 	switch f {
 	case format.SCC:
 		return scc.Delivered(t).Cues
 	case format.SRT:
 		return srt.Delivered(t).Cues
+	case format.STL:
+		return stl.Delivered(t).Cues
 	}
 	var out []caption.Cue
 	for i := range t.Cues {

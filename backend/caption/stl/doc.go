@@ -73,6 +73,14 @@
 // warning); a subtitle that ends before it starts is left out
 // (end_before_start error). Parse never panics, and takes time linear in
 // the file.
+//
+// # Writing
+//
+// [Write] writes a track as teletext subtitles in table 00, a TTI block
+// (and extension blocks) a cue, each row boxed; [Changes] lists what it
+// changes to fit (characters the table lacks, colour changes inside a
+// word, times on frames) and [Delivered] what the file reads back to.
+// docs/cli.md (EBU-TT-D and EBU STL deliveries) says what it loses.
 package stl
 
 // Format is the format name of EBU STL subtitles.

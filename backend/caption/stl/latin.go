@@ -1,5 +1,7 @@
 package stl
 
+import "unicode/utf8"
+
 // Character code table 00, Latin: ISO/IEC 6937, as EBU Tech 3264 appendix
 // 2 gives it. Bytes 0x20-0x7E are ASCII. 0xC1-0xCF are non-spacing
 // diacritical marks: each is sent before the letter it goes on, so the
@@ -59,11 +61,15 @@ func isMark(b byte) bool { return b >= 0xC1 && b <= 0xCF }
 // compose returns mark m put on letter base: the precomposed letter, or
 // the letter and the combining mark when there is none.
 func (m *mark) compose(base rune) string {
-	letters := []rune(m.letters)
-	for i := 0; i+1 < len(letters); i += 2 {
-		if letters[i] == base {
-			return string(letters[i+1])
+	// The letters are pairs of runes; walk them without a copy.
+	rest := m.letters
+	for rest != "" {
+		b, n := utf8.DecodeRuneInString(rest)
+		_, k := utf8.DecodeRuneInString(rest[n:])
+		if b == base {
+			return rest[n : n+k]
 		}
+		rest = rest[n+k:]
 	}
 	return string([]rune{base, m.combining})
 }

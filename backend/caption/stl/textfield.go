@@ -16,6 +16,8 @@ const (
 	boxingOn     = 0x84
 	boxingOff    = 0x85
 	doubleHeight = 0x0D
+	startBox     = 0x0B
+	endBox       = 0x0A
 	blackBG      = 0x1C
 	newBG        = 0x1D
 )

@@ -52,6 +52,11 @@
 // either back gives that box as the cue's region; what a region cannot
 // carry is reported by [Unplaced]. Cues no TTML player shows (no
 // duration, no text) are left out ([Shows]).
+//
+// [WriteEBUTTD] writes the EBU-TT-D profile (EBU Tech 3380) with the same
+// regions: styles only by reference, text only in spans, every paragraph
+// with an xml:id, a begin and an end; docs/cli.md (EBU-TT-D and EBU STL
+// deliveries) says what it loses.
 package ttml
 
 import (

@@ -92,7 +92,7 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
     { class: "field" },
     h("label", { for: "qa-language" }, "Language (optional)"),
     langInput,
-    h("span", { id: "qa-language-hint", class: "muted small" }, "For files that declare none, such as SRT; written into WebVTT and TTML deliveries (LMS needs one)."),
+    h("span", { id: "qa-language-hint", class: "muted small" }, "For files that declare none, such as SRT; written into WebVTT, TTML and EBU-TT-D deliveries, and as EBU STL's language code (LMS needs one)."),
   );
   const run = h("button", { id: "qa-run", type: "submit", class: "button primary" }, "Run QA");
   const form = h(
