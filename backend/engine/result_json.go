@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"encoding/base64"
 	"runtime"
 
 	"github.com/captionqa/captionqa/backend/caption"
+	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/fix"
 	"github.com/captionqa/captionqa/backend/jsonw"
 	"github.com/captionqa/captionqa/backend/parallel"
@@ -22,13 +24,18 @@ func (r *Result) EncodeJSON(e *jsonw.Encoder) {
 // EncodeJSONFields writes r's fields without the braces around them, so a
 // caller can add fields of its own (the API adds the caller's quota).
 func (r *Result) EncodeJSONFields(e *jsonw.Encoder) {
-	b := r.preEncode()
+	out, aided, encoding := r.wireOutputs()
+	b := r.preEncode(out, aided)
 	e.Key("report", true)
 	r.Report.encodeJSON(e, b)
 	e.Key("output", false)
-	b.string(e, r.Output)
+	b.string(e, out)
+	if encoding != "" {
+		e.Key("outputEncoding", false)
+		e.String(encoding)
+	}
 	e.Key("aidedOutput", false)
-	b.string(e, r.AidedOutput)
+	b.string(e, aided)
 	e.Key("aidedReport", false)
 	r.AidedReport.encodeJSON(e, b)
 	e.Key("suggestions", false)
@@ -43,6 +50,25 @@ func (r *Result) EncodeJSONFields(e *jsonw.Encoder) {
 	e.String(string(r.DeliveryStatus))
 	e.Key("aidedStatus", false)
 	e.String(string(r.AidedStatus))
+}
+
+// OutputBase64 is the process result's outputEncoding when output and
+// aidedOutput are base64: the delivery format is binary (EBU STL), and a
+// JSON string carries only text (the OpenAPI operation processCaptions).
+const OutputBase64 = "base64"
+
+// wireOutputs are the two outputs as the JSON carries them, and their
+// encoding ("" for text).
+func (r *Result) wireOutputs() (out, aided, encoding string) {
+	if r.Report == nil || !format.Binary(r.Report.OutputFormat) {
+		return r.Output, r.AidedOutput, ""
+	}
+	enc := base64.StdEncoding
+	out = enc.EncodeToString([]byte(r.Output))
+	if r.AidedOutput == r.Output {
+		return out, out, OutputBase64
+	}
+	return out, enc.EncodeToString([]byte(r.AidedOutput)), OutputBase64
 }
 
 // Sizes from which a part of a result is encoded ahead, side by side with
@@ -104,7 +130,7 @@ const partsPerWorker = 4
 // the order the result lists them, and returns without waiting: each part
 // is written as soon as it is ready, while later ones are encoded. A long
 // list is cut into several parts per processor.
-func (r *Result) preEncode() *blobs {
+func (r *Result) preEncode(out, aided string) *blobs {
 	b := &blobs{}
 	var all [][]caption.Diagnostic
 	for _, rep := range []*Report{r.Report, r.AidedReport} {
@@ -125,9 +151,9 @@ func (r *Result) preEncode() *blobs {
 			b.lists = append(b.lists, encodedList{list: a})
 		}
 	}
-	for _, s := range []string{r.Output, r.AidedOutput} {
+	for _, s := range []string{out, aided} {
 		// A short output is encoded ahead too when it is written twice.
-		if (len(s) >= bigString || r.Output == r.AidedOutput) && b.findString(s) == nil {
+		if (len(s) >= bigString || out == aided) && b.findString(s) == nil {
 			b.strings = append(b.strings, encodedString{s: s})
 		}
 	}

@@ -68,7 +68,7 @@ func TestEncodeJSONLong(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := res.preEncode(); len(b.lists) != 1 || len(b.lists[0].list) != n || len(b.lists[0].parts) < 2 && runtime.GOMAXPROCS(0) > 1 || len(b.strings) != 1 {
+	if b := res.preEncode(res.Output, res.AidedOutput); len(b.lists) != 1 || len(b.lists[0].list) != n || len(b.lists[0].parts) < 2 && runtime.GOMAXPROCS(0) > 1 || len(b.strings) != 1 {
 		t.Errorf("encoded ahead: %d lists, %d strings; want one of each", len(b.lists), len(b.strings))
 	}
 	sameAsEncodingJSON(t, res)
@@ -119,7 +119,7 @@ func TestEqualListsEncodedOnce(t *testing.T) {
 				AidedReport: &Report{Diagnostics: tt.lists[1]},
 				Suggestions: tt.lists[2],
 			}
-			if got := len(res.preEncode().lists); got != tt.wantLists {
+			if got := len(res.preEncode(res.Output, res.AidedOutput).lists); got != tt.wantLists {
 				t.Errorf("%d lists encoded ahead, want %d", got, tt.wantLists)
 			}
 			sameAsEncodingJSON(t, res)

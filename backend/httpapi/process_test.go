@@ -2,6 +2,8 @@ package httpapi_test
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/captionqa/captionqa/backend/account"
+	"github.com/captionqa/captionqa/backend/caption/stl"
 	"github.com/captionqa/captionqa/backend/server"
 )
 
@@ -51,6 +54,24 @@ func TestProcessScenarios(t *testing.T) {
 			}
 			if out, _ := m["output"].(string); !strings.Contains(out, "Hello there.") {
 				t.Errorf("output = %q", out)
+			}
+		}},
+		{name: "a binary delivery comes as base64", secret: pro, file: readySRT, fields: map[string]string{"preset": "ebu-stl"},
+			wantStatus: 200, check: func(t *testing.T, m map[string]any) {
+				wantFields(t, m, map[string]any{"outputEncoding": "base64"})
+				out, _ := m["output"].(string)
+				raw, err := base64.StdEncoding.DecodeString(out)
+				if err != nil {
+					t.Fatalf("output is not base64: %v", err)
+				}
+				tr, _, err := stl.Parse(bytes.NewReader(raw))
+				if err != nil || len(tr.Cues) != 2 || tr.Cues[0].Text != "Hello there." {
+					t.Errorf("the decoded output reads back as %+v (%v)", tr, err)
+				}
+			}},
+		{name: "a text delivery has no outputEncoding", secret: pro, file: readySRT, wantStatus: 200, check: func(t *testing.T, m map[string]any) {
+			if enc, ok := m["outputEncoding"]; ok {
+				t.Errorf("outputEncoding = %v for SRT", enc)
 			}
 		}},
 		{name: "will adapt", secret: pro, file: styledSRT, wantStatus: 200, check: func(t *testing.T, m map[string]any) {

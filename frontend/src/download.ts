@@ -35,9 +35,17 @@ export function outputName(inputName: string, format: OutputFormat, suffix = "")
   return `${base}${suffix}.${EXT[format] ?? format}`;
 }
 
-/** download saves text as a file through a temporary object URL. */
-export function download(text: string, filename: string, mime: string): void {
-  const blob = new Blob([text], { type: mime });
+/** fromBase64 decodes an output the server sent as base64 (outputEncoding "base64": a binary format such as EBU STL). */
+export function fromBase64(s: string): Uint8Array<ArrayBuffer> {
+  const bin = atob(s);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** download saves text or bytes as a file through a temporary object URL. */
+export function download(body: string | Uint8Array<ArrayBuffer>, filename: string, mime: string): void {
+  const blob = new Blob([body], { type: mime });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;

@@ -48,6 +48,10 @@ var aliases = map[string]string{
 	"json": JSON, "ir": JSON, "developer-json": JSON,
 }
 
+// Binary reports whether format f's files are bytes rather than text
+// (EBU STL), so that a JSON string cannot carry them as they are.
+func Binary(f string) bool { return f == STL }
+
 // Readable lists the formats [Parse] reads.
 func Readable() []string { return []string{SRT, VTT, SBV, ASS, TTML, SCC, STL, JSON} }
 

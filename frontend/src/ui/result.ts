@@ -14,7 +14,7 @@
 import type { Change, Clause, Diagnostic, OutputFormat, Report, RunResult } from "../api/types";
 import { clock, readCues, type Cue } from "../captions";
 import { announce, h, replace } from "../dom";
-import { download, mimeOf, outputName } from "../download";
+import { download, fromBase64, mimeOf, outputName } from "../download";
 import { diagTable, newTableState, valueText, type DiagTable, type TableState } from "./diagtable";
 import { explainView, newExplainState, type ExplainState } from "./explain";
 import { ACTION_LABELS, CLAUSE_LABELS, IMPACT_RANK, PRESET_LABELS, blocksTag, impactOf, impactTag, statusBadge } from "./labels";
@@ -55,8 +55,10 @@ function aidedDistinct(r: RunResult): boolean {
 /** newResultState reads the delivery's and the aided output's cues; sourceCues are the uploaded file's. */
 export function newResultState(result: RunResult, inputName: string, sourceCues: Cue[]): ResultState {
   const fmt = result.report.outputFormat;
-  const delivery = readCues(`delivery.${fmt}`, result.output ?? "");
-  const aided = aidedDistinct(result) ? readCues(`aided.${result.aidedReport?.outputFormat ?? fmt}`, result.aidedOutput ?? "") : [];
+  // A binary delivery (base64) is not read back here: its cues are the report's.
+  const text = result.outputEncoding !== "base64";
+  const delivery = text ? readCues(`delivery.${fmt}`, result.output ?? "") : [];
+  const aided = text && aidedDistinct(result) ? readCues(`aided.${result.aidedReport?.outputFormat ?? fmt}`, result.aidedOutput ?? "") : [];
   return {
     result,
     inputName,
@@ -487,9 +489,16 @@ function clauseItem(c: Clause, total: number, goTo: (cue: number) => void): HTML
   return li;
 }
 
-function outputBlock(idp: string, title: string, body: string, name: string, format: OutputFormat, note: string): HTMLElement {
-  const lines = body.split("\n");
-  const preview = lines.length > 400 ? lines.slice(0, 400).join("\n") + `\n… ${lines.length - 400} more lines in the download` : body;
+function outputBlock(idp: string, title: string, body: string, name: string, format: OutputFormat, note: string, encoding?: string): HTMLElement {
+  // A binary delivery (EBU STL) comes as base64: it downloads as its
+  // bytes, and there is no text to preview.
+  const bytes = encoding === "base64" ? fromBase64(body) : null;
+  const lines = bytes ? [] : body.split("\n");
+  const preview = bytes
+    ? `${format.toUpperCase()} is a binary format: ${bytes.length.toLocaleString("en")} bytes in the download. The cues are listed above.`
+    : lines.length > 400
+      ? lines.slice(0, 400).join("\n") + `\n… ${lines.length - 400} more lines in the download`
+      : body;
   return section(
     `${idp}-s`,
     title,
@@ -499,11 +508,11 @@ function outputBlock(idp: string, title: string, body: string, name: string, for
       h("p", { class: "muted" }, note),
       h(
         "button",
-        { id: `download-${idp}`, type: "button", class: "button primary", "data-filename": name, onclick: () => download(body, name, mimeOf(format)) },
+        { id: `download-${idp}`, type: "button", class: "button primary", "data-filename": name, onclick: () => download(bytes ?? body, name, mimeOf(format)) },
         `Download ${name}`,
       ),
     ),
-    h("pre", { id: `${idp}-pre`, class: "output", tabindex: 0, "aria-label": `${title} preview` }, preview),
+    h("pre", { id: `${idp}-pre`, class: "output", tabindex: 0, "aria-label": `${title} preview`, "data-encoding": encoding ?? null }, preview),
   );
 }
 
@@ -511,10 +520,10 @@ function outputsView(st: ResultState): HTMLElement {
   const r = st.result;
   const fmt = r.report.outputFormat;
   const wrap = h("div", { class: "outputs" });
-  wrap.appendChild(outputBlock("output", "Delivery output", r.output, outputName(st.inputName, fmt), fmt, `${fmt.toUpperCase()} for ${PRESET_LABELS[r.report.preset] ?? r.report.preset}.`));
+  wrap.appendChild(outputBlock("output", "Delivery output", r.output, outputName(st.inputName, fmt), fmt, `${fmt.toUpperCase()} for ${PRESET_LABELS[r.report.preset] ?? r.report.preset}.`, r.outputEncoding));
   if (r.aidedSameAsDelivery === false && r.aidedOutput) {
     const afmt = r.aidedReport?.outputFormat ?? fmt;
-    wrap.appendChild(outputBlock("aided", "Aided output", r.aidedOutput, outputName(st.inputName, afmt, ".aided"), afmt, "Enhanced delivery, fixed toward the preset's suggested targets as well."));
+    wrap.appendChild(outputBlock("aided", "Aided output", r.aidedOutput, outputName(st.inputName, afmt, ".aided"), afmt, "Enhanced delivery, fixed toward the preset's suggested targets as well.", r.outputEncoding));
   } else {
     wrap.appendChild(h("p", { id: "aided-same", class: "muted" }, "The aided output is the same as the delivery output."));
   }
