@@ -21,6 +21,10 @@ type Request struct {
 	From string
 	// Preset names the delivery target; "" is youtube.
 	Preset string
+	// Resolved, when set, is the preset to apply, already resolved by
+	// the caller (an account's own preset, docs/presets.md, Your own
+	// presets); Preset is then not looked up.
+	Resolved *preset.Preset
 	// FixProfile names the fix profile; "" is warn-only.
 	FixProfile string
 	// Standard names a standard to grade against; "" grades none.
@@ -65,8 +69,10 @@ func (e *Engine) Validate(req Request) error {
 func (e *Engine) resolve(req Request) (options, error) {
 	var o options
 	var err error
-	if o.preset, err = e.presets.Lookup(req.Preset); err != nil {
-		return o, badField("preset", err)
+	if o.preset = req.Resolved; o.preset == nil {
+		if o.preset, err = e.presets.Lookup(req.Preset); err != nil {
+			return o, badField("preset", err)
+		}
 	}
 	if o.profile, err = fix.ParseProfile(req.FixProfile); err != nil {
 		return o, badField("fixProfile", err)
