@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/analysis"
@@ -108,4 +109,12 @@ func badField(field string, err error) error {
 		msg = after
 	}
 	return apperr.New(apperr.BadRequest, "%s: %s", field, msg).WithDetail("field", field).Wrap(err)
+}
+
+// PresetResolver resolves the preset a request names for the account
+// that sent it (*userpreset.Service): it sets [Request.Resolved] when the
+// name is one of the account's own presets, and leaves built-in and
+// unknown names to the engine. Its errors are the caller's to return.
+type PresetResolver interface {
+	Resolve(ctx context.Context, accountID string, req *Request) error
 }
