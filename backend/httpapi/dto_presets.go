@@ -16,6 +16,12 @@ type presetList struct {
 	Presets []PresetView `json:"presets"`
 }
 
+// presetDeleted is the body of DELETE /api/v1/presets/{name}.
+type presetDeleted struct {
+	Name    string `json:"name"`
+	Deleted bool   `json:"deleted"`
+}
+
 // PresetView is a preset, built-in or the account's own, with the rules
 // it resolves to (the OpenAPI schema PresetView).
 type PresetView struct {

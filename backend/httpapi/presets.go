@@ -57,12 +57,13 @@ func (h *handler) putPreset(c echo.Context) error {
 	return c.JSON(status, newPresetView(e, nil))
 }
 
-// deletePreset serves DELETE /api/v1/presets/{name}: 204.
+// deletePreset serves DELETE /api/v1/presets/{name}.
 func (h *handler) deletePreset(c echo.Context) error {
-	if err := h.presets.Delete(c.Request().Context(), principalOf(c).Account.ID, c.Param("name")); err != nil {
+	name := c.Param("name")
+	if err := h.presets.Delete(c.Request().Context(), principalOf(c).Account.ID, name); err != nil {
 		return err
 	}
-	return c.NoContent(http.StatusNoContent)
+	return c.JSON(http.StatusOK, presetDeleted{Name: name, Deleted: true})
 }
 
 // presetSchema serves GET /api/v1/preset-v1.schema.json, the JSON Schema
