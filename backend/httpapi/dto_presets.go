@@ -45,7 +45,8 @@ type ResolvedPreset struct {
 	Rules        map[string]preset.RuleSetting `json:"rules"`
 }
 
-func newPresetView(e *userpreset.Entry, problem error) PresetView {
+// NewPresetView shows e; problem, when e does not resolve, says why.
+func NewPresetView(e *userpreset.Entry, problem error) PresetView {
 	v := PresetView{Name: e.Name, Builtin: e.Builtin, File: e.File}
 	if p := e.Resolved; p != nil {
 		v.Resolved = &ResolvedPreset{Title: p.Title, Output: p.Output, StripStyling: p.StripStyling, Rules: p.Rules}

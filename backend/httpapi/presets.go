@@ -20,7 +20,7 @@ func (h *handler) listPresets(c echo.Context) error {
 		if list[i].Resolved == nil {
 			_, problem = h.presets.Get(c.Request().Context(), principalOf(c).Account.ID, list[i].Name)
 		}
-		out.Presets = append(out.Presets, newPresetView(&list[i], problem))
+		out.Presets = append(out.Presets, NewPresetView(&list[i], problem))
 	}
 	return c.JSON(http.StatusOK, out)
 }
@@ -31,7 +31,7 @@ func (h *handler) getPreset(c echo.Context) error {
 	if e == nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, newPresetView(e, err))
+	return c.JSON(http.StatusOK, NewPresetView(e, err))
 }
 
 // putPreset serves PUT /api/v1/presets/{name}: the body is the preset
@@ -54,7 +54,7 @@ func (h *handler) putPreset(c echo.Context) error {
 	if created {
 		status = http.StatusCreated
 	}
-	return c.JSON(status, newPresetView(e, nil))
+	return c.JSON(status, NewPresetView(e, nil))
 }
 
 // deletePreset serves DELETE /api/v1/presets/{name}.

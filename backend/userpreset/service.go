@@ -141,11 +141,11 @@ func (s *Service) Put(ctx context.Context, accountID, rawName string, file []byt
 	}
 	f, err := preset.ParseUser(file)
 	if err != nil {
-		return nil, false, invalid(err)
+		return nil, false, InvalidFile(err)
 	}
 	p, err := s.builtins.Derive(n, f)
 	if err != nil {
-		return nil, false, invalid(err)
+		return nil, false, InvalidFile(err)
 	}
 	canonical, err := json.Marshal(f)
 	if err != nil {
@@ -179,9 +179,11 @@ func checkName(raw string) (string, error) {
 	return n, nil
 }
 
-// invalid words a file that does not check: every problem in
-// details.errors, the first one's field in details.field.
-func invalid(err error) error {
+// InvalidFile words a preset file that does not check, an
+// *[preset.InvalidError], as [apperr.BadRequest]: every problem in
+// details.errors, the first one's field in details.field. Any other
+// error passes through.
+func InvalidFile(err error) error {
 	var ie *preset.InvalidError
 	if !errors.As(err, &ie) {
 		return err
