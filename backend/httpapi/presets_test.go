@@ -107,6 +107,12 @@ func TestUserPresets(t *testing.T) {
 	if m["deliveryStatus"] == "ready" || m["report"].(map[string]any)["preset"] != "studio-a" {
 		t.Errorf("process with studio-a: status %v, preset %v; want not ready, studio-a", m["deliveryStatus"], m["report"].(map[string]any)["preset"])
 	}
+	// ExplainAI explains a run of the account's own preset, which no
+	// lookup among the built-ins finds.
+	r = ts.process("/api/v1/process", owner, readySRT, map[string]string{"preset": "studio-a", "includeExplain": "true"})
+	if x, _ := r.json(t)["explain"].(map[string]any); r.status != 200 || x["format"] != "svc.explain/v3" {
+		t.Errorf("process with studio-a and ExplainAI: %d %s", r.status, r.body)
+	}
 	e = wantError(t, ts.process("/api/v1/process", other, readySRT, map[string]string{"preset": "studio-a"}), 400, "bad_request")
 	if e.Details["field"] != "preset" {
 		t.Errorf("another account's process: details.field = %v; want preset", e.Details["field"])
