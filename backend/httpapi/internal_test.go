@@ -35,11 +35,11 @@ func TestPanicIsInternalError(t *testing.T) {
 	e := New(Options{
 		Presets:          userpreset.NewService(db.UserPresets(), builtins, nil),
 		PresetSchemaJSON: []byte(`{}`),
-		Accounts: account.NewService(db.Accounts(), account.Options{}),
-		Quota:    quota.NewService(db.Quotas(), quota.Options{}),
-		Engine:   engine.New(engine.Options{}),
-		Logger:   slog.New(slog.NewJSONHandler(&logs, nil)),
-		Ready:    func(context.Context) error { panic("disk on fire at /secret/path") },
+		Accounts:         account.NewService(db.Accounts(), account.Options{}),
+		Quota:            quota.NewService(db.Quotas(), quota.Options{}),
+		Engine:           engine.New(engine.Options{}),
+		Logger:           slog.New(slog.NewJSONHandler(&logs, nil)),
+		Ready:            func(context.Context) error { panic("disk on fire at /secret/path") },
 	})
 	rec := httptest.NewRecorder()
 	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://localhost/readyz", nil))
