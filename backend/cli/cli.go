@@ -42,6 +42,7 @@ func commands() []command {
 		{"owner", "the owner account: link (a one-time sign-in link to set its password in the UI)", runOwner},
 		{"key", "manage API keys: create, list, revoke", runKey},
 		{"project", "manage projects: create, list, diff, export", runProject},
+		{"preset", "manage an account's own presets: list, show, set, delete", runPreset},
 		{"webhook", "receive and verify webhook deliveries: listen", runWebhook},
 		{"version", "print the version, commit and build date", runVersion},
 	}

@@ -7,24 +7,32 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/captionqa/captionqa/backend/analysis"
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/jsonw"
+	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/server"
+	"github.com/captionqa/captionqa/backend/userpreset"
 )
 
 // ExitNeedsAttention is the exit code of process when a delivery still has
 // enforced problems, so a pipeline can gate on it.
 const ExitNeedsAttention = 3
 
-const processUsage = "FILE|DIR [--preset P] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--out-dir OUT] [--all-diagnostics] [--format table|json|junit]"
+const processUsage = "FILE|DIR [--preset P | --preset-file FILE] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--out-dir OUT] [--all-diagnostics] [--format table|json|junit]"
 
 type processFlags struct {
 	preset, profile, standard, language, from, out, format string
 	// outDir receives each file's delivery (DIR mode; see out_dir.go).
 	outDir string
+	// presetFile is a preset file of the user's own, resolved into
+	// resolved against the built-ins (docs/presets.md, Your own presets).
+	presetFile string
+	resolved   *preset.Preset
 	// media and analysis name the programme to check against: a video
 	// analysed here, or a previous analyze --json.
 	media, analysis, ffmpeg string
@@ -40,6 +48,7 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs := newFlagSet("process", processUsage, env)
 	var f processFlags
 	fs.StringVar(&f.preset, "preset", "youtube", "platform preset: youtube, tiktok, html5, generic, lms, instagram-reels, linkedin, vimeo, facebook, zoom, developer-json")
+	fs.StringVar(&f.presetFile, "preset-file", "", "a preset file of your own: a built-in base and its overrides (docs/presets.md, Your own presets); instead of --preset")
 	fs.StringVar(&f.profile, "fix-profile", "warn-only", "fix profile: warn-only, layout-preserve-breaks, auto-split-sentences, auto-split-cps, resync, snap-shot-changes")
 	fs.StringVar(&f.standard, "standard", "", "grade against a standard: wcag-2.1-aa, en-301-549, fcc-79.1, dcmp")
 	fs.StringVar(&f.language, "language", "", "the captions' language as a BCP 47 tag (e.g. en-GB), for files that declare none")
@@ -62,12 +71,20 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	if f.media != "" && f.analysis != "" {
 		return usageError(env, "--media and --analysis are one or the other")
 	}
+	if f.presetFile != "" && flagsSet(fs)["preset"] {
+		return usageError(env, "--preset and --preset-file are one or the other")
+	}
 	// The command line reads local files: the API's request limit does not
 	// apply, only the guard against non-caption files in readInput.
 	eng, err := server.NewEngine(maxInput)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "captionqa: %v\n", err)
 		return ExitEmpty
+	}
+	if f.presetFile != "" {
+		if f.resolved, err = readPresetFile(eng, f.presetFile); err != nil {
+			return printError(env, err)
+		}
 	}
 	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
 		if f.out != "" || f.media != "" || f.analysis != "" {
@@ -102,8 +119,8 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 		return printError(env, err)
 	}
 	res, err := eng.Process(ctx, engine.Request{
-		Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language,
-		AllDiagnostics: f.allDiagnostics, Media: programme,
+		Filename: path, Data: data, From: f.from, Preset: f.preset, Resolved: f.resolved, FixProfile: f.profile, Standard: f.standard,
+		Language: f.language, AllDiagnostics: f.allDiagnostics, Media: programme,
 	})
 	if err != nil {
 		return printError(env, err)
@@ -121,6 +138,23 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 		return ExitNeedsAttention
 	}
 	return ExitOK
+}
+
+// readPresetFile reads a preset file and derives it from its built-in
+// base; the preset is named for the file (studio-a.json is studio-a). A
+// file that does not check is [apperr.BadRequest] with details.field the
+// first bad field and details.errors every one, as the API words it.
+func readPresetFile(eng *engine.Engine, path string) (*preset.Preset, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, apperr.New(apperr.BadRequest, "--preset-file: %v", err).WithDetail("field", "presetFile")
+	}
+	id := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	p, err := eng.Presets().ParseAndDerive(id, data)
+	if err != nil {
+		return nil, userpreset.InvalidFile(err)
+	}
+	return p, nil
 }
 
 // writeResult prints res as indented JSON, the document encoding/json's

@@ -47,7 +47,7 @@ func processDir(ctx context.Context, eng *engine.Engine, dir string, f processFl
 	if f.format != "table" && f.format != "json" && f.format != "junit" {
 		return usageError(env, "--format must be table, json or junit")
 	}
-	if err := eng.Validate(engine.Request{From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language}); err != nil {
+	if err := eng.Validate(engine.Request{From: f.from, Preset: f.preset, Resolved: f.resolved, FixProfile: f.profile, Standard: f.standard, Language: f.language}); err != nil {
 		msg := err.Error()
 		if e, ok := apperr.As(err); ok {
 			msg = e.Message
@@ -138,8 +138,8 @@ func processOne(ctx context.Context, eng *engine.Engine, dir, path string, f pro
 	// Every problem: the counts and the JUnit failures list them all, and
 	// none of the lists is printed whole.
 	res, err := eng.Process(ctx, engine.Request{
-		Filename: path, Data: data, From: f.from, Preset: f.preset, FixProfile: f.profile, Standard: f.standard, Language: f.language,
-		AllDiagnostics: true,
+		Filename: path, Data: data, From: f.from, Preset: f.preset, Resolved: f.resolved, FixProfile: f.profile, Standard: f.standard,
+		Language: f.language, AllDiagnostics: true,
 	})
 	if err != nil {
 		r.Status, r.Summary = statusFailed, err.Error()

@@ -123,6 +123,7 @@ func (e *Engine) Process(ctx context.Context, req Request) (*Result, error) {
 		AidedSameAsDelivery: shared || aided.output == delivery.output,
 		DeliveryStatus:      dr.status,
 		AidedStatus:         ar.status,
+		Applied:             in.opts.preset,
 	}
 	// The statuses, summaries and grading above counted every finding;
 	// only the lists handed back are cut.

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"strings"
 
 	"github.com/captionqa/captionqa/backend/analysis"
@@ -21,6 +22,10 @@ type Request struct {
 	From string
 	// Preset names the delivery target; "" is youtube.
 	Preset string
+	// Resolved, when set, is the preset to apply, already resolved by
+	// the caller (an account's own preset, docs/presets.md, Your own
+	// presets); Preset is then not looked up.
+	Resolved *preset.Preset
 	// FixProfile names the fix profile; "" is warn-only.
 	FixProfile string
 	// Standard names a standard to grade against; "" grades none.
@@ -65,8 +70,10 @@ func (e *Engine) Validate(req Request) error {
 func (e *Engine) resolve(req Request) (options, error) {
 	var o options
 	var err error
-	if o.preset, err = e.presets.Lookup(req.Preset); err != nil {
-		return o, badField("preset", err)
+	if o.preset = req.Resolved; o.preset == nil {
+		if o.preset, err = e.presets.Lookup(req.Preset); err != nil {
+			return o, badField("preset", err)
+		}
 	}
 	if o.profile, err = fix.ParseProfile(req.FixProfile); err != nil {
 		return o, badField("fixProfile", err)
@@ -102,4 +109,12 @@ func badField(field string, err error) error {
 		msg = after
 	}
 	return apperr.New(apperr.BadRequest, "%s: %s", field, msg).WithDetail("field", field).Wrap(err)
+}
+
+// PresetResolver resolves the preset a request names for the account
+// that sent it (*userpreset.Service): it sets [Request.Resolved] when the
+// name is one of the account's own presets, and leaves built-in and
+// unknown names to the engine. Its errors are the caller's to return.
+type PresetResolver interface {
+	Resolve(ctx context.Context, accountID string, req *Request) error
 }

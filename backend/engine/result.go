@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/fix"
+	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/standard"
 )
 
@@ -36,6 +37,10 @@ type Result struct {
 	AidedSameAsDelivery bool       `json:"aidedSameAsDelivery"`
 	DeliveryStatus      Status     `json:"deliveryStatus"`
 	AidedStatus         Status     `json:"aidedStatus"`
+	// Applied is the preset the run applied (Report.Preset names it): an
+	// account's own preset is known by no lookup, so what reads the
+	// result further (ExplainAI) takes it from here. Not written out.
+	Applied *preset.Preset `json:"-"`
 }
 
 // Report is the diagnostic report of one delivery.

@@ -57,9 +57,12 @@ func (x *Explainer) Explain(ctx context.Context, in *Input) (*Explanation, error
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	p, err := x.presets.Lookup(in.Report.Preset)
-	if err != nil {
-		return nil, bad("report.preset", "report.preset %q is not a preset", in.Report.Preset)
+	p := in.Preset
+	if p == nil {
+		var err error
+		if p, err = x.presets.Lookup(in.Report.Preset); err != nil {
+			return nil, bad("report.preset", "report.preset %q is not a preset", in.Report.Preset)
+		}
 	}
 	e := Build(in, p)
 	if x.writer == nil {

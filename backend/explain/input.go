@@ -3,6 +3,7 @@ package explain
 import (
 	"github.com/captionqa/captionqa/backend/caption"
 	"github.com/captionqa/captionqa/backend/engine"
+	"github.com/captionqa/captionqa/backend/preset"
 )
 
 // Input is what an explanation is written from: a process result's reports
@@ -26,6 +27,10 @@ type Input struct {
 	// Cues are the delivery's cues, when the caller sends them: an action
 	// quotes the first cue it names.
 	Cues []Cue
+	// Preset is the preset the report was made with, when the caller has
+	// it (an account's own preset, which no lookup finds); nil looks
+	// Report.Preset up among the built-ins.
+	Preset *preset.Preset
 }
 
 // Cue is one cue's text and times, as an explain call may send it.
@@ -39,7 +44,7 @@ type Cue struct {
 // /api/v1/process with includeExplain builds it.
 func FromResult(res *engine.Result) Input {
 	in := Input{Report: res.Report, AidedReport: res.AidedReport, AidedSameAsDelivery: res.AidedSameAsDelivery,
-		Suggestions: res.Suggestions, HasSuggestions: true}
+		Suggestions: res.Suggestions, HasSuggestions: true, Preset: res.Applied}
 	for _, o := range res.Omitted {
 		if o.List == engine.ListSuggestions {
 			in.SuggestionsOmitted += o.Count

@@ -27,6 +27,7 @@ import (
 	"github.com/captionqa/captionqa/backend/parallel"
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
+	"github.com/captionqa/captionqa/backend/userpreset"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -44,7 +45,8 @@ const (
 	DefaultAnonDailyCap = 5
 )
 
-// Options configures the API. Accounts, Quota and Engine are required.
+// Options configures the API. Accounts, Quota, Engine, Presets and
+// PresetSchemaJSON are required.
 type Options struct {
 	Accounts *account.Service
 	Quota    *quota.Service
@@ -63,6 +65,12 @@ type Options struct {
 	// Templates serves the export-template routes; nil (the runtime is
 	// off) answers them 503 unavailable.
 	Templates *exporttpl.Service
+	// Presets serves the preset routes and resolves the preset a process
+	// request names for its account (required).
+	Presets *userpreset.Service
+	// PresetSchemaJSON is the JSON Schema of a preset file, served at
+	// GET /api/v1/preset-v1.schema.json (required).
+	PresetSchemaJSON []byte
 	// Media serves the media upload routes and Videos the job routes;
 	// nil (no ffmpeg on this deployment) answers them 503 unavailable.
 	Media  *media.Service
@@ -146,6 +154,8 @@ type handler struct {
 	exports                      *project.Exporter
 	webhooks                     *webhook.Service
 	templates                    *exporttpl.Service
+	presets                      *userpreset.Service
+	presetSchemaJSON             []byte
 	media                        *media.Service
 	videos                       *video.Service
 	explainer                    *grant.Service
@@ -171,13 +181,13 @@ type handler struct {
 // New returns the API's router. It panics if a required service is nil:
 // that is a wiring defect of the composition root.
 func New(opts Options) *echo.Echo {
-	if opts.Accounts == nil || opts.Quota == nil || opts.Engine == nil {
-		panic("httpapi: New needs Accounts, Quota and Engine")
+	if opts.Accounts == nil || opts.Quota == nil || opts.Engine == nil || opts.Presets == nil || opts.PresetSchemaJSON == nil {
+		panic("httpapi: New needs Accounts, Quota, Engine, Presets and PresetSchemaJSON")
 	}
 	h := &handler{
 		accounts: opts.Accounts, quota: opts.Quota, engine: opts.Engine, projects: opts.Projects,
 		exports: opts.Exports, links: opts.Links, webhooks: opts.Webhooks,
-		templates: opts.Templates, media: opts.Media, videos: opts.Videos, explainer: opts.Explain,
+		templates: opts.Templates, presets: opts.Presets, presetSchemaJSON: opts.PresetSchemaJSON, media: opts.Media, videos: opts.Videos, explainer: opts.Explain,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,

@@ -66,6 +66,10 @@ func v1Routes() []v1Route {
 		{"DELETE", "/api/v1/export-templates/:id", exW, []string{adv}},
 		{"POST", "/api/v1/export-templates/validate", exW, []string{adv}},
 		{"POST", "/api/v1/export-templates/:id/test", exW, []string{adv}},
+		{"GET", "/api/v1/presets", exR, nil},
+		{"GET", "/api/v1/presets/:name", exR, nil},
+		{"PUT", "/api/v1/presets/:name", exW, nil},
+		{"DELETE", "/api/v1/presets/:name", exW, nil},
 		{"POST", "/api/v1/jobs/extract", exW, []string{account.FeatureCaptionExtract}},
 		{"POST", "/api/v1/jobs/render", exW, []string{account.FeatureCaptionRender}},
 		{"POST", "/api/v1/jobs/analyze", exW, []string{account.FeatureProWorkspace}},
@@ -128,12 +132,13 @@ func TestAuthMatrix(t *testing.T) {
 	ctx := context.Background()
 	table := v1Routes()
 
-	// The test table must cover the router (openapi.json is public).
+	// The test table must cover the router (openapi.json and the preset
+	// schema are public).
 	var listed []string
 	for _, r := range table {
 		listed = append(listed, r.method+" "+r.path)
 	}
-	listed = append(listed, "GET /api/v1/openapi.json")
+	listed = append(listed, "GET /api/v1/openapi.json", "GET /api/v1/preset-v1.schema.json")
 	slices.Sort(listed)
 	if got := routerRoutes(t, ts); !slices.Equal(got, listed) {
 		t.Fatalf("the matrix lists:\n%s\nthe router has:\n%s", strings.Join(listed, "\n"), strings.Join(got, "\n"))

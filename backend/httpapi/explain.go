@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/captionqa/captionqa/backend/engine"
 )
 
 // explain serves POST /api/v1/explain: ExplainAI v3 for a process report,
@@ -15,6 +17,14 @@ func (h *handler) explain(c echo.Context) error {
 	}
 	in := req.input()
 	p := principalOf(c)
+	if in.Report != nil {
+		// A report of one of the account's own presets.
+		r := engine.Request{Preset: in.Report.Preset}
+		if err := h.presets.Resolve(c.Request().Context(), p.Account.ID, &r); err != nil {
+			return err
+		}
+		in.Preset = r.Resolved
+	}
 	e, remaining, err := h.explainer.Explain(c.Request().Context(), &p.Account, &in)
 	if err != nil {
 		return err

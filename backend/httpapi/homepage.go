@@ -68,7 +68,7 @@ func (h *handler) homepageProcess(c echo.Context) error {
 		return err
 	}
 	if a != nil && a.Tier == account.TierPro {
-		res, in, err := h.run(c.Request(), "")
+		res, in, err := h.run(c.Request(), runFor{presets: a.ID})
 		if err != nil {
 			return err
 		}
@@ -79,10 +79,12 @@ func (h *handler) homepageProcess(c echo.Context) error {
 		return writeProcessResponse(c, newProcessResponse(res, x))
 	}
 	pool, cap := anonPool(h.anonSalt, c.RealIP()), h.anonCap
+	var who runFor
 	if a != nil {
 		pool, cap = accountPool(a), a.DailyCap
+		who.presets = a.ID
 	}
-	res, remaining, in, err := h.countedRun(c.Request(), "", pool, cap)
+	res, remaining, in, err := h.countedRun(c.Request(), who, pool, cap)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -16,7 +17,9 @@ import (
 	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/internal/testkit"
+	"github.com/captionqa/captionqa/backend/preset"
 	"github.com/captionqa/captionqa/backend/quota"
+	"github.com/captionqa/captionqa/backend/userpreset"
 )
 
 // TestPanicIsInternalError: a panicking component gives 500
@@ -25,12 +28,18 @@ func TestPanicIsInternalError(t *testing.T) {
 	t.Parallel()
 	db := testkit.MustOpenDB(t)
 	var logs bytes.Buffer
+	builtins, err := preset.Load(os.DirFS("../../assets/presets"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	e := New(Options{
-		Accounts: account.NewService(db.Accounts(), account.Options{}),
-		Quota:    quota.NewService(db.Quotas(), quota.Options{}),
-		Engine:   engine.New(engine.Options{}),
-		Logger:   slog.New(slog.NewJSONHandler(&logs, nil)),
-		Ready:    func(context.Context) error { panic("disk on fire at /secret/path") },
+		Presets:          userpreset.NewService(db.UserPresets(), builtins, nil),
+		PresetSchemaJSON: []byte(`{}`),
+		Accounts:         account.NewService(db.Accounts(), account.Options{}),
+		Quota:            quota.NewService(db.Quotas(), quota.Options{}),
+		Engine:           engine.New(engine.Options{}),
+		Logger:           slog.New(slog.NewJSONHandler(&logs, nil)),
+		Ready:            func(context.Context) error { panic("disk on fire at /secret/path") },
 	})
 	rec := httptest.NewRecorder()
 	e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "http://localhost/readyz", nil))

@@ -21,7 +21,7 @@ import (
 // the key's account.
 func (h *handler) process(c echo.Context) error {
 	p := principalOf(c)
-	res, remaining, in, err := h.countedRun(c.Request(), p.Account.ID, accountPool(&p.Account), p.Account.DailyCap)
+	res, remaining, in, err := h.countedRun(c.Request(), runFor{media: p.Account.ID, presets: p.Account.ID}, accountPool(&p.Account), p.Account.DailyCap)
 	if err != nil {
 		return err
 	}
@@ -35,18 +35,19 @@ func (h *handler) process(c echo.Context) error {
 }
 
 // countedRun reads the form, runs the engine (with the analysis of the
-// account's media the form names, "" for none allowed) and, once it has succeeded,
+// account's media the form names and a preset of the account's own, as
+// who says) and, once it has succeeded,
 // counts the run in pool (docs/api.md, Limits and quotas). A pool already
 // full is refused before the upload is read; one that fills while the run
 // is under way refuses it at the end, so the count stays exact. Nothing
 // is held in between: a run that fails, hangs or dies with the server
 // keeps no other run out and costs nothing.
-func (h *handler) countedRun(r *http.Request, accountID, pool string, cap int) (*engine.Result, int, processForm, error) {
+func (h *handler) countedRun(r *http.Request, who runFor, pool string, cap int) (*engine.Result, int, processForm, error) {
 	ctx := r.Context()
 	if err := h.quota.Check(ctx, pool, cap); err != nil {
 		return nil, 0, processForm{}, err
 	}
-	res, in, err := h.run(r, accountID)
+	res, in, err := h.run(r, who)
 	if err == nil {
 		// A client that hung up gets no result, so it spends no run.
 		err = ctx.Err()
@@ -61,18 +62,27 @@ func (h *handler) countedRun(r *http.Request, accountID, pool string, cap int) (
 	return res, remaining, in, nil
 }
 
+// runFor names the accounts a run is for: media, whose analysed media
+// the form may name, and presets, whose own presets the form's preset may
+// name ("" for none: the built-ins only).
+type runFor struct{ media, presets string }
+
 // run reads the process form and runs the engine on it (against the
-// analysis of accountID's media the form names), once one of the
+// analysis of who.media's media the form names, with a preset of
+// who.presets' own or a built-in), once one of the
 // engine's slots is free: runs beyond [Options.MaxEngineRuns] wait their
 // turn (each holding an upload slot, so the queue is bounded) rather than
 // share the CPUs and all finish late.
-func (h *handler) run(r *http.Request, accountID string) (*engine.Result, processForm, error) {
+func (h *handler) run(r *http.Request, who runFor) (*engine.Result, processForm, error) {
 	in, err := readProcessForm(r)
 	if err != nil {
 		return nil, in, err
 	}
 	ctx := r.Context()
-	if err := h.attachMedia(ctx, accountID, &in); err != nil {
+	if err := h.presets.Resolve(ctx, who.presets, &in.req); err != nil {
+		return nil, in, err
+	}
+	if err := h.attachMedia(ctx, who.media, &in); err != nil {
 		return nil, in, err
 	}
 	if err := h.engineRuns.Take(ctx); err != nil {

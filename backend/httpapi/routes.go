@@ -123,6 +123,12 @@ func (h *handler) routes(e *echo.Echo) {
 	add("DELETE", "/export-templates/:id", need(exportsW, exports), h.withTemplates(h.deleteTemplate))
 	add("POST", "/export-templates/validate", need(exportsW, exports), h.withTemplates(h.validateTemplate), tplBody)
 	add("POST", "/export-templates/:id/test", need(exportsW, exports), h.withTemplates(h.testTemplate), h.sizeGuard(DefaultMaxJSONBytes))
+	// An account's own presets (docs/presets.md, Your own presets): read
+	// and written as the projects they export are.
+	add("GET", "/presets", need(exportsR), h.listPresets)
+	add("GET", "/presets/:name", need(exportsR), h.getPreset)
+	add("PUT", "/presets/:name", need(exportsW), h.putPreset, h.sizeGuard(MaxPresetBodyBytes))
+	add("DELETE", "/presets/:name", need(exportsW), h.deletePreset)
 	add("POST", "/jobs/extract", need(exportsW, extract), h.withVideos(h.createExtract), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/jobs/render", need(exportsW, render), h.withVideos(h.createRender), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/jobs/analyze", need(exportsW, pro), h.withVideos(h.createAnalyze), h.sizeGuard(DefaultMaxJSONBytes))
@@ -131,6 +137,7 @@ func (h *handler) routes(e *echo.Echo) {
 	add("DELETE", "/jobs/:jobId", need(exportsW), h.withVideos(h.cancelJob))
 	add("GET", "/artifacts/:artifactId", need(exportsR), h.withExports(h.artifactLink))
 	v1.GET("/openapi.json", h.openAPI)
+	v1.GET("/preset-v1.schema.json", h.presetSchema)
 
 	// The homepage converter and its CSRF token: browser-only, no key.
 	e.GET("/api/csrf", h.csrfToken)

@@ -36,6 +36,9 @@ func (x *Exporter) CheckDraft(ctx context.Context, accountID, projectID string, 
 			WithDetail("field", "ir").WithDetail("limitBytes", MaxIRBytes)
 	}
 	req := engine.Request{Filename: "draft.json", From: format.JSON, Data: []byte(in.IR), Preset: in.Preset, Standard: in.Standard}
+	if err := x.resolvePreset(ctx, accountID, &req); err != nil {
+		return nil, err
+	}
 	if err := x.o.Engine.Validate(req); err != nil {
 		return nil, err
 	}

@@ -96,6 +96,9 @@ type ExporterOptions struct {
 	// templates run in the template runtime's VMs and hold none, so
 	// one account's template exports cannot keep the engine from others.
 	EngineSlots parallel.Slots
+	// Presets resolves the presets an export or a draft check names for
+	// the account (its own presets); nil resolves the built-ins only.
+	Presets engine.PresetResolver
 	// Retention is how long exports are kept ([Exporter.SweepExpired]);
 	// 0 is [ExportRetention].
 	Retention time.Duration
@@ -193,7 +196,8 @@ type Account struct {
 //     "storage_quota" ([account.StorageFull]) when they do not fit the
 //     account's storage quota; nothing is stored then.
 func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in ExportInput) (*Export, error) {
-	if err := x.validate(in); err != nil {
+	reqs, err := x.validate(ctx, who.ID, in)
+	if err != nil {
 		return nil, err
 	}
 	if err := x.o.Limiter.Allow(ctx, "export:"+who.ID); err != nil {
@@ -229,7 +233,7 @@ func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in
 	// The bytes go first and the rows last: a crash in between leaves
 	// bytes no row names, which the sweeper deletes, never a row whose
 	// bytes are missing.
-	if err := x.deliver(ctx, d, e, in, st, programme); err != nil {
+	if err := x.deliver(ctx, d, e, in, reqs, st, programme); err != nil {
 		x.discard(e)
 		return nil, err
 	}
@@ -254,41 +258,57 @@ func (x *Exporter) Export(ctx context.Context, who Account, projectID string, in
 }
 
 // validate checks the names before any work, so a bad request costs
-// nothing.
-func (x *Exporter) validate(in ExportInput) error {
+// nothing, and returns one engine request per preset, each resolved for
+// the account.
+func (x *Exporter) validate(ctx context.Context, accountID string, in ExportInput) ([]engine.Request, error) {
 	bad := func(msg string, args ...any) *apperr.Error {
 		return apperr.New(apperr.BadRequest, msg, args...).WithDetail("field", "presets")
 	}
 	switch {
 	case len(in.Presets)+len(in.TemplateIDs) == 0:
-		return bad("presets: name at least one preset or template")
+		return nil, bad("presets: name at least one preset or template")
 	case len(in.Presets)+len(in.TemplateIDs) > MaxExportPresets:
-		return bad("presets: at most %d presets and templates per export", MaxExportPresets)
+		return nil, bad("presets: at most %d presets and templates per export", MaxExportPresets)
 	case len(in.TemplateIDs) > 0 && x.o.Templates == nil:
-		return apperr.New(apperr.Unavailable, "the export template runtime is off on this server")
+		return nil, apperr.New(apperr.Unavailable, "the export template runtime is off on this server")
 	}
 	tpl := map[string]bool{}
 	for _, id := range in.TemplateIDs {
 		if id == "" || tpl[id] {
-			return apperr.New(apperr.BadRequest, "templateIds: %q is empty or named twice", id).WithDetail("field", "templateIds")
+			return nil, apperr.New(apperr.BadRequest, "templateIds: %q is empty or named twice", id).WithDetail("field", "templateIds")
 		}
 		tpl[id] = true
 	}
 	seen := map[string]bool{}
+	var reqs []engine.Request
 	for _, p := range in.Presets {
 		if p == "" || seen[p] {
-			return bad("presets: %q is empty or named twice", p)
+			return nil, bad("presets: %q is empty or named twice", p)
 		}
 		seen[p] = true
-		err := x.o.Engine.Validate(engine.Request{Preset: p, FixProfile: in.FixProfile, Standard: in.Standard})
+		req := engine.Request{Preset: p, FixProfile: in.FixProfile, Standard: in.Standard}
+		err := x.resolvePreset(ctx, accountID, &req)
+		if err == nil {
+			err = x.o.Engine.Validate(req)
+		}
 		if ae, ok := apperr.As(err); ok && ae.Details["field"] == "preset" {
-			return bad("presets: unknown preset %q", p).Wrap(err)
+			return nil, bad("presets: %s", strings.TrimPrefix(ae.Message, "preset: ")).Wrap(err)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
+		reqs = append(reqs, req)
 	}
-	return nil
+	return reqs, nil
+}
+
+// resolvePreset resolves req's preset for the account through
+// [ExporterOptions.Presets], when there is one.
+func (x *Exporter) resolvePreset(ctx context.Context, accountID string, req *engine.Request) error {
+	if x.o.Presets == nil {
+		return nil
+	}
+	return x.o.Presets.Resolve(ctx, accountID, req)
 }
 
 // deliver runs the engine per preset, then each template, and puts each
@@ -300,7 +320,7 @@ func (x *Exporter) validate(in ExportInput) error {
 // file's put (a durable write: it waits on the disk) overlaps the next
 // preset's run; deliver returns once every put it started has ended, so
 // a failed export leaves nothing in flight for discard to miss.
-func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput, st account.Storage, programme *analysis.Analysis) error {
+func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportInput, reqs []engine.Request, st account.Storage, programme *analysis.Analysis) error {
 	ir := []byte(d.IR)
 	base := FileBase(d.Name)
 	puts := make(chan error, len(in.Presets)+len(in.TemplateIDs))
@@ -338,9 +358,10 @@ func (x *Exporter) deliver(ctx context.Context, d *Detail, e *Export, in ExportI
 			return err
 		}
 	}
-	for _, p := range in.Presets {
-		res, err := x.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: ir,
-			Preset: p, FixProfile: in.FixProfile, Standard: in.Standard, Media: programme})
+	for _, req := range reqs {
+		p := req.Preset
+		req.Filename, req.From, req.Data, req.Media = "timeline.json", format.JSON, ir, programme
+		res, err := x.o.Engine.Process(ctx, req)
 		if err != nil {
 			runErr = err
 			break

@@ -38,7 +38,7 @@ func (a *Admin) Exporter(ctx context.Context, cfg Config) (*project.Exporter, er
 	}
 	return project.NewExporter(project.ExporterOptions{
 		Projects: a.db.Projects(), Exports: q.Exports(), Blobs: blobs, Engine: eng, Pool: a.Quota,
-		Storage: a.Accounts, Limiter: newExportLimiter(a.db, &cfg), Now: cfg.Now,
+		Storage: a.Accounts, Limiter: newExportLimiter(a.db, &cfg), Presets: newUserPresets(a.db, eng, &cfg), Now: cfg.Now,
 	}), nil
 }
 

@@ -18,3 +18,13 @@ func contractJSON() ([]byte, error) {
 	}
 	return b, nil
 }
+
+// presetSchemaJSON is the JSON Schema of a user preset file, as embedded
+// (docs/presets.md, Your own presets).
+func presetSchemaJSON() ([]byte, error) {
+	b, err := fs.ReadFile(assets.FS, "schema/preset-v1.schema.json")
+	if err != nil {
+		return nil, fmt.Errorf("server: read preset schema: %w", err)
+	}
+	return b, nil
+}

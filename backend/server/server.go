@@ -122,6 +122,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	if err := s.openBlobs(ctx); err != nil {
 		return err
 	}
+	presets := newUserPresets(s.db, eng, &s.cfg)
 	s.projects = project.NewService(s.db.Projects(), project.Options{Blobs: s.blobs, Now: s.cfg.Now})
 	var hooks webhookWorker
 	var vids videoParts
@@ -137,17 +138,21 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	exportLimiter := newExportLimiter(s.db, &s.cfg)
 	templates := newTemplates(s.db, s.projects, s.quota, exportLimiter, &s.cfg)
 	slots := parallel.NewSlots(s.cfg.MaxEngineRuns)
-	vids.build(s, eng, keys, s.quota, exportLimiter)
+	vids.build(s, eng, presets, keys, s.quota, exportLimiter)
 	s.exporter = project.NewExporter(project.ExporterOptions{
 		Projects: s.db.Projects(), Exports: s.queue.Exports(), Blobs: s.blobs, Engine: eng, Pool: s.quota,
 		Storage: s.accounts, Limiter: exportLimiter, Templates: templatesOrNil(templates), Presigner: s.presigner,
-		Analyses: vids.analyses(), EngineSlots: slots, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
+		Analyses: vids.analyses(), EngineSlots: slots, Presets: presets, Retention: s.cfg.ExportRetention, Now: s.cfg.Now,
 	})
 	explainer, err := newExplain(s.quota, eng.Presets(), &s.cfg, s.log)
 	if err != nil {
 		return err
 	}
 	contract, err := contractJSON()
+	if err != nil {
+		return err
+	}
+	presetSchema, err := presetSchemaJSON()
 	if err != nil {
 		return err
 	}
@@ -175,9 +180,9 @@ func (s *Server) Open(ctx context.Context) (err error) {
 	}
 	s.router = httpapi.New(httpapi.Options{
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: s.exporter, Webhooks: hooks.svc,
-		Templates: templates, Media: vids.media, Videos: vids.videos, Explain: explainer,
+		Templates: templates, Media: vids.media, Videos: vids.videos, Explain: explainer, Presets: presets,
 		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
-		Ready: s.db.Ready, OpenAPIJSON: contract,
+		Ready: s.db.Ready, OpenAPIJSON: contract, PresetSchemaJSON: presetSchema,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,
 		BodyTimeout: s.cfg.BodyTimeout, EngineSlots: slots,

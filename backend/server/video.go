@@ -134,7 +134,7 @@ func (v *videoParts) tasks(cfg *Config) []jobs.Task {
 }
 
 // build makes the services once the queue exists.
-func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool project.Pool, limiter project.Limiter) {
+func (v *videoParts) build(s *Server, eng *engine.Engine, presets engine.PresetResolver, keys secrets, pool project.Pool, limiter project.Limiter) {
 	if v.runner == nil {
 		return
 	}
@@ -142,7 +142,7 @@ func (v *videoParts) build(s *Server, eng *engine.Engine, keys secrets, pool pro
 		SignKey: keys.uploadKey, MaxBytes: s.cfg.MaxMediaBytes,
 		MaxSeconds: s.cfg.MaxMediaSeconds, MaxPixels: s.cfg.MaxPicturePixels, MaxFrameRate: s.cfg.MaxFrameRate, Presigner: s.presigner, Now: s.cfg.Now})
 	v.videos = video.NewService(video.Options{Store: s.queue.Videos(), Media: v.media, Timelines: s.db.Projects(), Revisions: s.projects,
-		Engine: eng, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
+		Engine: eng, Presets: presets, Blobs: s.blobs, Runner: v.runner, Pool: pool, Limiter: limiter,
 		HeavyWorkers: videoWorkers(&s.cfg), LightWorkers: 1, PerAccount: s.cfg.VideoJobsPerAccount, StaleAfter: videoStaleAfter(&s.cfg), Now: s.cfg.Now, Logger: s.log.With("component", "video")})
 }
 

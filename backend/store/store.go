@@ -15,6 +15,7 @@ import (
 	"github.com/captionqa/captionqa/backend/project"
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store/jobs"
+	"github.com/captionqa/captionqa/backend/userpreset"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -34,6 +35,8 @@ type DB interface {
 	Admission() quota.Admission
 	Projects() ProjectStore
 	Templates() exporttpl.Store
+	// UserPresets keeps accounts' own presets.
+	UserPresets() userpreset.Store
 	Uploads() media.Store
 	// KnownBlobs reports which of keys an artifact row names (the
 	// orphan-blob sweeper's lookup).

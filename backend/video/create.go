@@ -45,7 +45,7 @@ type RenderInput struct {
 //   - [apperr.RateLimited] past the export-operation burst limit;
 //   - [apperr.QuotaExceeded] when the daily pool is full.
 func (s *Service) Render(ctx context.Context, who project.Account, in RenderInput) (*Job, error) {
-	if err := s.checkRender(&in); err != nil {
+	if err := s.checkRender(ctx, who.ID, &in); err != nil {
 		return nil, err
 	}
 	if err := checkUUID(in.ProjectID, "projectId"); err != nil {
@@ -155,8 +155,8 @@ func (s *Service) attachMedia(ctx context.Context, j *Job, key string) error {
 }
 
 // checkRender checks the names before any work, so a bad request costs
-// nothing.
-func (s *Service) checkRender(in *RenderInput) error {
+// nothing; the preset may be one of the account's own.
+func (s *Service) checkRender(ctx context.Context, accountID string, in *RenderInput) error {
 	bad := func(field, msg string, args ...any) *apperr.Error {
 		return apperr.New(apperr.BadRequest, msg, args...).WithDetail("field", field)
 	}
@@ -182,7 +182,20 @@ func (s *Service) checkRender(in *RenderInput) error {
 	case in.Mode == ModeSidecar:
 		in.MediaKey = "" // not needed: a sidecar is the caption file alone
 	}
-	return s.o.Engine.Validate(engine.Request{Preset: in.Preset, FixProfile: in.FixProfile})
+	req := engine.Request{Preset: in.Preset, FixProfile: in.FixProfile}
+	if err := s.resolvePreset(ctx, accountID, &req); err != nil {
+		return err
+	}
+	return s.o.Engine.Validate(req)
+}
+
+// resolvePreset resolves req's preset for the account through
+// [Options.Presets], when there is one.
+func (s *Service) resolvePreset(ctx context.Context, accountID string, req *engine.Request) error {
+	if s.o.Presets == nil {
+		return nil
+	}
+	return s.o.Presets.Resolve(ctx, accountID, req)
 }
 
 // Timeout bounds one run of j: two minutes, plus time per media second

@@ -20,6 +20,7 @@ import (
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/server"
 	"github.com/captionqa/captionqa/backend/store/jobs"
+	"github.com/captionqa/captionqa/backend/userpreset"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg"
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest"
@@ -39,6 +40,7 @@ type env struct {
 	clock    *testkit.Clock
 	runner   *fakeRunner
 	projects *project.Service
+	presets  *userpreset.Service
 	who      project.Account
 	project  string
 	key      string // a completed media upload's objectKey
@@ -78,9 +80,10 @@ func newEnv(t *testing.T) *env {
 	ms := media.NewService(media.Options{Store: db.Uploads(), Blobs: blobs, Prober: prober, Projects: projects,
 		SignKey: bytes.Repeat([]byte{1}, 32), Now: clock.Now})
 	runner := &fakeRunner{release: make(chan struct{})}
-	svc := video.NewService(video.Options{Store: q.Videos(), Media: ms, Timelines: db.Projects(), Revisions: projects, Engine: eng,
+	presets := userpreset.NewService(db.UserPresets(), eng.Presets(), clock.Now)
+	svc := video.NewService(video.Options{Store: q.Videos(), Media: ms, Timelines: db.Projects(), Revisions: projects, Engine: eng, Presets: presets,
 		Blobs: blobs, Runner: runner, Pool: qs, Limiter: limiter, Now: clock.Now})
-	e := &env{t: t, svc: svc, media: ms, quota: qs, clock: clock, runner: runner, project: p.ID, projects: projects,
+	e := &env{t: t, svc: svc, media: ms, quota: qs, clock: clock, runner: runner, project: p.ID, projects: projects, presets: presets,
 		who: project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: 5}}
 	e.key = e.upload(fftest.Clip(t, fftest.ClipOptions{Seconds: 2}))
 	return e

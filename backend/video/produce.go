@@ -47,8 +47,13 @@ func (s *Service) produce(ctx context.Context, j *Job, progress func(float64)) (
 			return nil, jobErr(err, ErrCodeRevisionGone, fmt.Sprintf("revision %d of the project is no longer kept", j.IRRevision))
 		}
 	}
-	res, err := s.o.Engine.Process(ctx, engine.Request{Filename: "timeline.json", From: format.JSON, Data: []byte(ir),
-		Preset: j.Preset, FixProfile: j.FixProfile})
+	req := engine.Request{Filename: "timeline.json", From: format.JSON, Data: []byte(ir), Preset: j.Preset, FixProfile: j.FixProfile}
+	// An account's own preset is resolved as it is when the job runs: one
+	// deleted since the job was accepted fails it as an unknown preset.
+	if err := s.resolvePreset(ctx, j.AccountID, &req); err != nil {
+		return nil, err
+	}
+	res, err := s.o.Engine.Process(ctx, req)
 	if err != nil {
 		return nil, err
 	}

@@ -40,9 +40,12 @@ type Options struct {
 	// revision.
 	Revisions Revisions
 	Engine    *engine.Engine
-	Blobs     blob.Store
-	Runner    Runner
-	Pool      project.Pool
+	// Presets resolves a job's preset for its account (the account's own
+	// presets); nil resolves the built-ins only.
+	Presets engine.PresetResolver
+	Blobs   blob.Store
+	Runner  Runner
+	Pool    project.Pool
 	// Limiter holds the export-operation burst limit: a job is an export.
 	Limiter project.Limiter
 	// HeavyWorkers and LightWorkers are how many jobs each lane works at

@@ -7,18 +7,20 @@ import { announce, byId, h, replace } from "./dom";
 import { accountPage } from "./pages/account";
 import { keysPage } from "./pages/keys";
 import { mediaPage } from "./pages/media";
+import { presetsPage } from "./pages/presets";
 import { projectsPage } from "./pages/projects";
 import { RunPage } from "./pages/runqa";
 import { signInForm } from "./pages/signin";
 import { templatesPage } from "./pages/templates";
 import { webhookPage } from "./pages/webhook";
 
-type Route = "run" | "projects" | "media" | "templates" | "keys" | "webhook" | "account";
+type Route = "run" | "projects" | "media" | "presets" | "templates" | "keys" | "webhook" | "account";
 
 const ROUTES: { id: Route; label: string; title: string }[] = [
   { id: "run", label: "Run QA", title: "Run QA" },
   { id: "projects", label: "Projects", title: "Projects" },
   { id: "media", label: "Media & Jobs", title: "Media & Jobs" },
+  { id: "presets", label: "Presets", title: "Presets" },
   { id: "templates", label: "Export templates", title: "Export templates" },
   { id: "keys", label: "API keys", title: "API keys" },
   { id: "webhook", label: "Webhook", title: "Webhook" },
@@ -117,6 +119,7 @@ class App {
     if (r === "keys") page = keysPage(this.client);
     else if (r === "projects") page = projectsPage(this.client, this.routeParam(), this.routeSub());
     else if (r === "media") page = mediaPage(this.client, this.routeParam());
+    else if (r === "presets") page = presetsPage(this.client, this.routeParam());
     else if (r === "templates") page = templatesPage(this.client, this.routeParam());
     else if (r === "webhook") page = webhookPage(this.client);
     else if (r === "account") page = accountPage(this.client);
@@ -127,6 +130,7 @@ class App {
       this.features ??= this.client.me().then((p) => p.features, () => []);
       // ExplainAI needs a Pro workspace with the explain_ai entitlement.
       void this.features.then((f) => run.offerExplain(f.includes("PRO_WORKSPACE") && f.includes("explain_ai")));
+      void this.client.ownPresets().then((names) => run.offerPresets(names));
     }
     const focused = document.activeElement;
     const hadFocusInNav = focused?.closest?.("#nav") != null;

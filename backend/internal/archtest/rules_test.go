@@ -30,7 +30,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerEngine, true
 	case in(rel, "backend/engine", "backend/drift", "backend/explain"):
 		return layerUseCase, true
-	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/webhook", "backend/media", "backend/video", "backend/blob", "backend/explain/grant"):
+	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/userpreset", "backend/webhook", "backend/media", "backend/video", "backend/blob", "backend/explain/grant"):
 		return layerDomain, true
 	case in(rel, "backend/store", "backend/store/jobs", "backend/store/storetest", "backend/blob/blobtest"):
 		return layerPort, true

@@ -10,6 +10,7 @@ import (
 	"github.com/captionqa/captionqa/backend/quota"
 	"github.com/captionqa/captionqa/backend/store"
 	"github.com/captionqa/captionqa/backend/store/jobs"
+	"github.com/captionqa/captionqa/backend/userpreset"
 	"github.com/captionqa/captionqa/backend/video"
 	"github.com/captionqa/captionqa/backend/webhook"
 )
@@ -26,6 +27,7 @@ func (b backend) Admission() quota.Admission      { return b.db.Admission() }
 func (b backend) Projects() store.ProjectStore    { return b.db.Projects() }
 func (b backend) Templates() exporttpl.Store      { return b.db.Templates() }
 func (b backend) Uploads() media.Store            { return b.db.Uploads() }
+func (b backend) UserPresets() userpreset.Store   { return b.db.UserPresets() }
 func (b backend) Ready(ctx context.Context) error { return b.db.Ready(ctx) }
 func (b backend) Close() error                    { return b.db.Close() }
 

@@ -39,6 +39,7 @@ func Run(t *testing.T, open Opener) {
 		{"shared_secret", secretScenarios()},
 		{"projects", projectScenarios()},
 		{"templates", templateScenarios()},
+		{"user_presets", userPresetScenarios()},
 		{"uploads", uploadScenarios()},
 		{"exports", exportScenarios()},
 		{"storage", storageScenarios()},

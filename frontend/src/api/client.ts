@@ -26,6 +26,9 @@ import type {
   ErrorEnvelope,
   ExportTemplate,
   HomepageProcessResult,
+  PresetDeleted,
+  PresetList,
+  PresetView,
   ProcessInput,
   ProcessResult,
   Profile,
@@ -369,6 +372,29 @@ export class Client {
   }
 
   // ---- export templates
+
+  /** listPresets reads the built-in presets, then the account's own. */
+  listPresets(): Promise<PresetList> {
+    return this.v1<PresetList>("/presets");
+  }
+
+  /** ownPresets names the account's own presets, for the pickers; none when they cannot be read. */
+  async ownPresets(): Promise<string[]> {
+    try {
+      return (await this.listPresets()).presets.filter((p) => !p.builtin).map((p) => p.name);
+    } catch {
+      return [];
+    }
+  }
+
+  /** putPreset saves a preset file (parsed JSON) as the account's preset name: created or replaced. */
+  putPreset(name: string, file: unknown): Promise<PresetView> {
+    return this.v1<PresetView>(`/presets/${encodeURIComponent(name)}`, { method: "PUT", json: file, csrf: this.csrf });
+  }
+
+  deletePreset(name: string): Promise<PresetDeleted> {
+    return this.v1<PresetDeleted>(`/presets/${encodeURIComponent(name)}`, { method: "DELETE", csrf: this.csrf });
+  }
 
   listTemplates(): Promise<TemplateList> {
     return this.v1<TemplateList>("/export-templates");

@@ -61,6 +61,8 @@ export type ScriptErrorDetails = ErrorDetails & {
 // ---- enumerations and their constant lists
 
 export type Preset = Schemas["Preset"];
+/** PresetName is a built-in preset id or the name of one of the account's own presets. */
+export type PresetName = Schemas["PresetName"];
 export type FixProfile = Schemas["FixProfile"];
 export type StandardId = Schemas["StandardId"];
 export type Scope = Schemas["Scope"];
@@ -276,7 +278,7 @@ export type RunResult = Omit<ProcessResult, "remainingApiRunsToday"> & { remaini
 /** ProcessInput is what the run form gathers for the multipart form of both process routes (ProcessRequest). */
 export interface ProcessInput {
   file: File;
-  preset: Preset;
+  preset: PresetName;
   fixProfile: FixProfile;
   standard: StandardId | "";
   /** language is a BCP 47 tag for a file that declares none; "" sends none. */
@@ -288,6 +290,14 @@ export interface ProcessInput {
   /** mediaObjectKey checks against the analysis of this media (its upload's objectKey; v1 only). */
   mediaObjectKey?: string;
 }
+
+// ---- an account's own presets (listPresets, putPreset, deletePreset)
+
+/** PresetView is a preset, built-in or the account's own, with what it applies. */
+export type PresetView = Schemas["PresetView"];
+export type PresetList = Schemas["PresetList"];
+export type PresetFile = Schemas["PresetFile"];
+export type PresetDeleted = Schemas["PresetDeleted"];
 
 // ---- the programme's analysis (createAnalyzeJob, getMediaAnalysis)
 

@@ -10,7 +10,7 @@
 // caption_extract; uploads either.
 
 import { ApiError, messageOf, type Client } from "../api/client";
-import { FIX_PROFILES, PRESETS, type Preset, type Project } from "../api/types";
+import { FIX_PROFILES, PRESETS, type Project } from "../api/types";
 import { announce, formatDate, h, replace } from "../dom";
 import { errorBox } from "../ui/notice";
 import { FIX_LABELS, PRESET_LABELS } from "../ui/labels";
@@ -681,6 +681,7 @@ function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (job
   const mediaSel = h("select", { id: "render-media", "aria-describedby": "render-media-hint" });
   const mediaHint = h("p", { id: "render-media-hint", class: "muted small" });
   const preset = h("select", { id: "render-preset" }, ...PRESETS.map((x) => h("option", { value: x }, PRESET_LABELS[x])));
+  void api.ownPresets().then((names) => names.forEach((n) => preset.appendChild(h("option", { value: n }, `${n} (your preset)`))));
   const fix = h("select", { id: "render-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f])));
   const delivery = h(
     "select",
@@ -848,7 +849,7 @@ function renderCard(api: MediaApi, p: Project, allowed: boolean, onStarted: (job
     const req: RenderRequest = {
       projectId: p.id,
       mode: m,
-      preset: preset.value as Preset, // the select offers PRESETS only
+      preset: preset.value, // a built-in or one of the account's own
       fixProfile: fix.value,
       outputDelivery: m === "sidecar" ? (delivery.value as "inline" | "url") : "url",
     };

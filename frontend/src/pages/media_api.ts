@@ -64,6 +64,11 @@ export class MediaApi {
     return this.client.v1<T>(path, { method, json, csrf: method === "GET" ? undefined : this.client.csrf });
   }
 
+  /** ownPresets names the account's own presets, for the render picker. */
+  ownPresets(): Promise<string[]> {
+    return this.client.ownPresets();
+  }
+
   createUpload(req: UploadRequest): Promise<MediaSession> {
     return this.call<MediaSession>("POST", "/media/upload", req);
   }

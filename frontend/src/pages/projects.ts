@@ -731,10 +731,20 @@ export function driftView(diff: DriftDiff, labels: DriftLabels, save?: (btn: HTM
 
 function exportSection(client: Client, d: ProjectDetail): { el: HTMLElement; offerProgramme(): void } {
   const err = errorBox("export-error");
-  const boxes = PRESETS.map((p) => {
+  const box = (p: string, label: string) => {
     const id = `export-preset-${p}`;
     const cb = h("input", { id, type: "checkbox", value: p, checked: p === "youtube" });
-    return { p, cb, el: h("div", { class: "check" }, cb, h("label", { for: id }, PRESET_LABELS[p] ?? p)) };
+    return { p, cb, el: h("div", { class: "check" }, cb, h("label", { for: id }, label)) };
+  };
+  const boxes = PRESETS.map((p) => box(p, PRESET_LABELS[p] ?? p));
+  const checks = h("div", { class: "checks" }, ...boxes.map((b) => b.el));
+  // The account's own presets follow the built-ins once they are known.
+  void client.ownPresets().then((names) => {
+    for (const n of names) {
+      const b = box(n, `${n} (your preset)`);
+      boxes.push(b);
+      checks.appendChild(b.el);
+    }
   });
   const fix = h("select", { id: "export-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f])));
   const std = h("select", { id: "export-standard" }, h("option", { value: "" }, "None"), ...STANDARDS.map((s) => h("option", { value: s }, STANDARD_LABELS[s])));
@@ -743,7 +753,7 @@ function exportSection(client: Client, d: ProjectDetail): { el: HTMLElement; off
   const form = h(
     "form",
     { id: "export-form", novalidate: true },
-    h("fieldset", null, h("legend", null, "Presets"), h("div", { class: "checks" }, ...boxes.map((b) => b.el))),
+    h("fieldset", null, h("legend", null, "Presets"), checks),
     h(
       "div",
       { class: "form-row" },
@@ -755,7 +765,7 @@ function exportSection(client: Client, d: ProjectDetail): { el: HTMLElement; off
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     err.hide();
-    const presets = boxes.filter((b) => b.cb.checked).map((b) => b.p as Preset);
+    const presets = boxes.filter((b) => b.cb.checked).map((b) => b.p);
     if (!presets.length) {
       err.show("Choose at least one preset to export to.");
       boxes[0].cb.focus();

@@ -7,7 +7,7 @@ import type { ProcessInput, RunResult } from "../api/types";
 import { readCues } from "../captions";
 import { announce, h, replace } from "../dom";
 import { newResultState, remainingLine, resultView, type ResultState } from "../ui/result";
-import { newRunFormState, offerExplain, runForm, setBusy, type RunFormState } from "../ui/runform";
+import { newRunFormState, offerExplain, offerPresets, runForm, setBusy, type RunFormState } from "../ui/runform";
 import { BatchQA } from "./runqa_batch";
 
 export interface RunPageOptions {
@@ -36,6 +36,11 @@ export class RunPage {
   /** offerExplain shows the ExplainAI checkbox: the account has PRO_WORKSPACE and explain_ai. */
   offerExplain(offered: boolean): void {
     offerExplain(this.form, this.formEl, offered);
+  }
+
+  /** offerPresets adds the account's own presets to the preset select. */
+  offerPresets(names: string[]): void {
+    offerPresets(this.form, this.formEl, names);
   }
 
   render(): HTMLElement {

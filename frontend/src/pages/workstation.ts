@@ -9,7 +9,7 @@
 // revision, under the revision lock. Keyboard: see KEYS.
 
 import { ApiError, messageOf, type Client } from "../api/client";
-import { PRESETS, type Diagnostic, type Preset, type ProjectDetail } from "../api/types";
+import { PRESETS, type Diagnostic, type ProjectDetail } from "../api/types";
 import type { Cue } from "../captions";
 import { announce, h, replace } from "../dom";
 import { PRESET_LABELS } from "../ui/labels";
@@ -101,6 +101,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   const status = h("span", { id: "ws-status", class: "muted small", role: "status" });
   const checkStatus = h("span", { id: "ws-check", class: "muted small", role: "status" });
   const preset = h("select", { id: "ws-preset" }, ...PRESETS.map((p) => h("option", { value: p }, PRESET_LABELS[p])));
+  void client.ownPresets().then((names) => names.forEach((n) => preset.appendChild(h("option", { value: n }, `${n} (your preset)`))));
   const tlHolder = h("div", { id: "ws-timeline" });
   let tl: Timeline;
   const list: CueList = cueList(draft, { rate });
@@ -183,7 +184,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
     checkStatus.textContent = "Checking…";
     const started = performance.now();
     try {
-      const r = await client.checkDraft(id, { ir: draft.toIR(), preset: preset.value as Preset });
+      const r = await client.checkDraft(id, { ir: draft.toIR(), preset: preset.value });
       if (mine !== seq) return; // a newer edit's check is on its way
       // A finding may be in both lists (a suggestion the report counts too).
       const seen = new Set<string>();

@@ -17,7 +17,8 @@ import { announce, h, replace } from "../dom";
 import { download, fromBase64, mimeOf, outputName } from "../download";
 import { diagTable, newTableState, valueText, type DiagTable, type TableState } from "./diagtable";
 import { explainView, newExplainState, type ExplainState } from "./explain";
-import { ACTION_LABELS, CLAUSE_LABELS, IMPACT_RANK, PRESET_LABELS, blocksTag, impactOf, impactTag, statusBadge } from "./labels";
+import { presetLabel } from "./runform";
+import { ACTION_LABELS, CLAUSE_LABELS, IMPACT_RANK, blocksTag, impactOf, impactTag, statusBadge } from "./labels";
 import { omittedCount, omittedNote } from "./omitted";
 import { timeline, type Timeline } from "./timeline";
 
@@ -104,7 +105,7 @@ function plural(n: number, one: string, many: string): string {
 export function resultView(st: ResultState, remainingText: string): HTMLElement {
   const r = st.result;
   const rep = r.report;
-  const preset = PRESET_LABELS[rep.preset] ?? rep.preset;
+  const preset = presetLabel(rep.preset);
   const lists = listsOf(r);
   const aided = aidedDistinct(r);
   const detail = h("div", { id: "cue-detail", class: "cue-detail", "aria-live": "polite", tabindex: -1 }, h("p", { class: "muted" }, "Select a problem, a timeline marker or a cue link to show its cue."));
@@ -171,7 +172,7 @@ function meta(rep: Report): HTMLElement {
   return h(
     "dl",
     { id: "report-meta", class: "meta" },
-    item("Preset", PRESET_LABELS[rep.preset] ?? rep.preset),
+    item("Preset", presetLabel(rep.preset)),
     item("Fix profile", rep.fixProfile),
     item("Format", `${rep.inputFormat.toUpperCase()} → ${rep.outputFormat.toUpperCase()}`),
     item("Cues", `${rep.inputCues} in, ${rep.outputCues} out`),
@@ -520,7 +521,7 @@ function outputsView(st: ResultState): HTMLElement {
   const r = st.result;
   const fmt = r.report.outputFormat;
   const wrap = h("div", { class: "outputs" });
-  wrap.appendChild(outputBlock("output", "Delivery output", r.output, outputName(st.inputName, fmt), fmt, `${fmt.toUpperCase()} for ${PRESET_LABELS[r.report.preset] ?? r.report.preset}.`, r.outputEncoding));
+  wrap.appendChild(outputBlock("output", "Delivery output", r.output, outputName(st.inputName, fmt), fmt, `${fmt.toUpperCase()} for ${presetLabel(r.report.preset)}.`, r.outputEncoding));
   if (r.aidedSameAsDelivery === false && r.aidedOutput) {
     const afmt = r.aidedReport?.outputFormat ?? fmt;
     wrap.appendChild(outputBlock("aided", "Aided output", r.aidedOutput, outputName(st.inputName, afmt, ".aided"), afmt, "Enhanced delivery, fixed toward the preset's suggested targets as well.", r.outputEncoding));

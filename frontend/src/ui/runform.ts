@@ -3,13 +3,16 @@
 // and the captions' language for files that declare none; for an account
 // with ExplainAI, whether to ask for the editorial plan.
 
-import { FIX_PROFILES, PRESETS, STANDARDS, type FixProfile, type Preset, type ProcessInput, type StandardId } from "../api/types";
+import { FIX_PROFILES, PRESETS, STANDARDS, type FixProfile, type Preset, type PresetName, type ProcessInput, type StandardId } from "../api/types";
 import { h, replace } from "../dom";
 import { FIX_LABELS, PRESET_LABELS, STANDARD_LABELS } from "./labels";
 
 export interface RunFormState {
   file: File | null;
-  preset: Preset;
+  /** preset is a built-in id or one of the account's own presets (ownPresets). */
+  preset: PresetName;
+  /** ownPresets are the signed-in account's presets the select offers after the built-ins. */
+  ownPresets: string[];
   fixProfile: FixProfile;
   standard: StandardId | "";
   language: string;
@@ -21,7 +24,7 @@ export interface RunFormState {
 }
 
 export function newRunFormState(): RunFormState {
-  return { file: null, preset: "youtube", fixProfile: "warn-only", standard: "", language: "", explainOffered: false, includeExplain: true, busy: false };
+  return { file: null, preset: "youtube", ownPresets: [], fixProfile: "warn-only", standard: "", language: "", explainOffered: false, includeExplain: true, busy: false };
 }
 
 /** MAX_BYTES is the largest caption file the process routes take (ProcessRequest). */
@@ -66,7 +69,7 @@ export function runForm(state: RunFormState, submit: (input: ProcessInput) => vo
     setFile(e.dataTransfer?.files?.[0]);
   });
 
-  const preset = select("qa-preset", "Platform preset", PRESETS, state.preset, (v) => PRESET_LABELS[v as Preset] ?? v, (v) => (state.preset = v as Preset));
+  const preset = select("qa-preset", "Platform preset", [...PRESETS, ...state.ownPresets], state.preset, presetLabel, (v) => (state.preset = v));
   const fix = select("qa-fix", "Fix profile", FIX_PROFILES, state.fixProfile, (v) => FIX_LABELS[v as FixProfile] ?? v, (v) => (state.fixProfile = v as FixProfile));
   const std = select(
     "qa-standard",
@@ -149,6 +152,24 @@ export function offerExplain(state: RunFormState, form: HTMLElement | null, offe
   if (!slot) return;
   slot.dataset.offered = String(offered);
   replace(slot, offered ? explainOption(state) : null);
+}
+
+/** presetLabel names a built-in by its label and marks one of the account's own. */
+export function presetLabel(v: string): string {
+  return PRESET_LABELS[v as Preset] ?? `${v} (your preset)`;
+}
+
+/** offerPresets adds the account's own presets to the form's preset select. */
+export function offerPresets(state: RunFormState, form: HTMLElement | null, names: string[]): void {
+  state.ownPresets = names;
+  const sel = form?.querySelector<HTMLSelectElement>("#qa-preset");
+  if (!sel) return;
+  for (const o of [...sel.options]) if (!(PRESETS as readonly string[]).includes(o.value)) o.remove();
+  for (const n of names) {
+    const o = h("option", { value: n }, presetLabel(n));
+    if (n === state.preset) o.selected = true;
+    sel.appendChild(o);
+  }
 }
 
 function select(
