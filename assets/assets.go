@@ -6,8 +6,8 @@
 package assets
 
 import (
-	_ "embed"
 	"embed"
+	_ "embed"
 )
 
 // openapi/openapi.json, the contract as the binary serves it, is generated
