@@ -5,10 +5,7 @@
 // it, the composition root hands them sub-trees of [FS].
 package assets
 
-import (
-	"embed"
-	_ "embed"
-)
+import "embed"
 
 // openapi/openapi.json, the contract as the binary serves it, is generated
 // from openapi/openapi.yaml:
