@@ -138,6 +138,7 @@ var wantOperations = []contract.Operation{
 	{Method: "POST", Path: "/api/v1/projects/{id}/diff"},
 	{Method: "POST", Path: "/api/v1/projects/{id}/exports"},
 	{Method: "PUT", Path: "/api/v1/projects/{id}/ir"},
+	{Method: "GET", Path: "/api/v1/projects/{id}/report"},
 	{Method: "GET", Path: "/api/v1/projects/{id}/revisions"},
 	{Method: "GET", Path: "/api/v1/usage"},
 	{Method: "GET", Path: "/api/v1/webhook"},
