@@ -1,4 +1,4 @@
-// Downloads of caption bodies built in the page, and clipboard copy.
+// Downloads of caption bodies built in the page and of files the server sent, and clipboard copy.
 
 import type { OutputFormat } from "./api/types";
 
@@ -20,9 +20,9 @@ export function outputName(inputName: string, format: OutputFormat, suffix = "")
   return `${base}${suffix}.${format}`;
 }
 
-/** download saves text as a file through a temporary object URL. */
-export function download(text: string, filename: string, mime: string): void {
-  const blob = new Blob([text], { type: mime });
+/** download saves text, or a file the server sent (a Blob), as a file through a temporary object URL. */
+export function download(data: string | Blob, filename: string, mime: string): void {
+  const blob = typeof data === "string" ? new Blob([data], { type: mime }) : data;
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;
