@@ -5,8 +5,8 @@ import (
 	"io"
 )
 
-// csvHeader names the columns of [WriteCSV]'s rows.
-var csvHeader = []string{"section", "cue", "start", "end", "kind", "code", "message", "text"} // read-only
+// csvHeader names the columns of [WriteCSV]'s rows; it is read-only.
+var csvHeader = []string{"section", "cue", "start", "end", "kind", "code", "message", "text"}
 
 // WriteCSV writes r as CSV: a header row, then one row per problem, the
 // media findings after the others (section "problems" or "media"). A

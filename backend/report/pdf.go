@@ -24,7 +24,7 @@ const fontFamily = "qc"
 // rgb is a colour of the PDF.
 type rgb struct{ r, g, b int }
 
-// Colours shared with the HTML's stylesheet.
+// Colours shared with the HTML's stylesheet; the table is read-only.
 var (
 	inkColour       = rgb{0x1b, 0x1f, 0x24}
 	mutedColour     = rgb{0x5b, 0x64, 0x70}
@@ -33,7 +33,7 @@ var (
 	readyColour     = rgb{0x1d, 0x7a, 0x3e}
 	adaptColour     = rgb{0x8a, 0x5a, 0x00}
 	attentionColour = rgb{0xb3, 0x26, 0x1e}
-) // read-only
+)
 
 // WritePDF writes r as an A4 PDF with the sections of the HTML report.
 // font is a Unicode TrueType font (the composition root hands down the

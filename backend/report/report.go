@@ -157,10 +157,11 @@ const (
 
 // mediaCodes are the findings of the checks against the programme
 // (docs/media-checks.md): the report gives them a section of their own.
+// The table is read-only.
 var mediaCodes = map[string]bool{
 	rules.CodeSyncOffset: true, rules.CodeSyncDrift: true, rules.CodeCaptionEarly: true, rules.CodeCaptionLate: true,
 	rules.CodeUncaptionedSpeech: true, rules.CodeCaptionWithoutSpeech: true, rules.CodeShotChangeNear: true,
-} // read-only
+}
 
 // maxText bounds the cue text a finding quotes, in characters.
 const maxText = 80
