@@ -24,11 +24,12 @@ export GOFLAGS
 # all of them and DEB_TEST (chromium for the browser tests, systemd for
 # systemd-analyze and desktop-file-utils, which check the packages,
 # postgresql for the throwaway clusters the Postgres store's tests start,
-# espeak-ng and sox for the spoken test programmes of the media analysis).
+# espeak-ng and sox for the spoken test programmes of the media analysis,
+# poppler-utils for pdftotext, which reads the QC report's PDF back).
 DEB_RUN     := ca-certificates ffmpeg fonts-dejavu-core tesseract-ocr tesseract-ocr-eng
 DEB_DESKTOP := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 DEB_SMOKE   := xvfb xauth xdotool imagemagick curl
-DEB_TEST    := git jq chromium systemd desktop-file-utils postgresql espeak-ng sox
+DEB_TEST    := git jq chromium systemd desktop-file-utils postgresql espeak-ng sox poppler-utils
 NODE_DEBS    = $$(command -v node >/dev/null && command -v npm >/dev/null || echo nodejs npm)
 
 DESKTOP_BIN  := build/bin/captionqa-desktop

@@ -17,3 +17,11 @@ import "embed"
 //
 //go:embed schema presets standards openapi
 var FS embed.FS
+
+// ReportFont is DejaVu Sans (fonts/DejaVuSans-LICENSE.txt: its licence
+// allows embedding), the Unicode TrueType font the QC report's PDF draws
+// its text with; the composition root hands it to package report's
+// callers. It is read-only.
+//
+//go:embed fonts/DejaVuSans.ttf
+var ReportFont []byte

@@ -23,7 +23,7 @@ import (
 // enforced problems, so a pipeline can gate on it.
 const ExitNeedsAttention = 3
 
-const processUsage = "FILE|DIR [--preset P | --preset-file FILE] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--out-dir OUT] [--all-diagnostics] [--format table|json|junit]"
+const processUsage = "FILE|DIR [--preset P | --preset-file FILE] [--fix-profile F] [--standard S] [--language TAG] [--media VIDEO | --analysis FILE] [--out FILE] [--out-dir OUT] [--report FILE.html|.pdf|.csv] [--all-diagnostics] [--format table|json|junit]"
 
 type processFlags struct {
 	preset, profile, standard, language, from, out, format string
@@ -33,6 +33,9 @@ type processFlags struct {
 	// resolved against the built-ins (docs/presets.md, Your own presets).
 	presetFile string
 	resolved   *preset.Preset
+	// report names the QC report to write (FILE mode); its extension
+	// is its format.
+	report string
 	// media and analysis name the programme to check against: a video
 	// analysed here, or a previous analyze --json.
 	media, analysis, ffmpeg string
@@ -55,6 +58,7 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 	fs.StringVar(&f.from, "from", "", "input format (default: detected)")
 	fs.StringVar(&f.out, "out", "", "also write the delivery file here (FILE mode only)")
 	fs.StringVar(&f.outDir, "out-dir", "", "DIR mode: write each file's delivery under this folder, at the file's path with the preset's extension")
+	fs.StringVar(&f.report, "report", "", "also write the QC report here, as HTML, PDF or CSV by the extension: .html, .pdf, .csv (FILE mode only)")
 	fs.StringVar(&f.format, "format", "table", "DIR mode output: table, json or junit")
 	fs.BoolVar(&f.allDiagnostics, "all-diagnostics", false, fmt.Sprintf("list every diagnostic, fix and suggestion (FILE mode); by default each list keeps the first %d of each code and counts the rest under \"omitted\"", engine.MaxPerCode))
 	fs.StringVar(&f.media, "media", "", "check against this programme, analysed first (FILE mode): sync to speech, uncaptioned speech, shot changes")
@@ -87,13 +91,16 @@ func runProcess(ctx context.Context, args []string, env Env) int {
 		}
 	}
 	if st, err := os.Stat(pos[0]); err == nil && st.IsDir() {
-		if f.out != "" || f.media != "" || f.analysis != "" {
-			return usageError(env, "--out, --media and --analysis apply to a single FILE, not a folder")
+		if f.out != "" || f.report != "" || f.media != "" || f.analysis != "" {
+			return usageError(env, "--out, --report, --media and --analysis apply to a single FILE, not a folder")
 		}
 		return processDir(ctx, eng, pos[0], f, env)
 	}
 	if f.outDir != "" {
 		return usageError(env, "--out-dir applies to a folder; a single FILE writes its delivery with --out")
+	}
+	if f.report != "" && reportFormat(f.report) == "" {
+		return usageError(env, "--report %s: name a .html, .pdf or .csv file", f.report)
 	}
 	if flagsSet(fs)["format"] && f.format != "json" {
 		return usageError(env, "--format %s applies to a folder; a single FILE prints the process result as JSON", f.format)
@@ -128,6 +135,11 @@ func processFile(ctx context.Context, eng *engine.Engine, path string, f process
 	if f.out != "" {
 		if err := os.WriteFile(f.out, []byte(res.Output), 0o644); err != nil {
 			return printError(env, apperr.New(apperr.BadRequest, "--out: %v", err).WithDetail("field", "out"))
+		}
+	}
+	if f.report != "" {
+		if err := writeReport(f.report, path, data, f.from, res, programme); err != nil {
+			return printError(env, apperr.New(apperr.BadRequest, "--report: %v", err).WithDetail("field", "report"))
 		}
 	}
 	if err := writeResult(env.Stdout, res); err != nil {

@@ -89,6 +89,10 @@ type Options struct {
 	// OpenAPIJSON is the contract served at GET /api/v1/openapi.json; nil
 	// answers 503 unavailable.
 	OpenAPIJSON []byte
+	// ReportFont is the Unicode TrueType font QC reports in PDF are drawn
+	// with (the binary embeds DejaVu Sans); nil answers format=pdf 503
+	// unavailable.
+	ReportFont []byte
 	// MaxRequestBytes bounds process requests; 0 is [DefaultMaxRequestBytes].
 	MaxRequestBytes int64
 	// AnonDailyCap is the homepage converter's cap; 0 is [DefaultAnonDailyCap].
@@ -164,6 +168,7 @@ type handler struct {
 	now                          func() time.Time
 	ready                        func(ctx context.Context) error
 	openapi                      []byte
+	reportFont                   []byte
 	maxRequest                   int64
 	anonCap                      int
 	anonSalt                     []byte
@@ -189,6 +194,7 @@ func New(opts Options) *echo.Echo {
 		exports: opts.Exports, links: opts.Links, webhooks: opts.Webhooks,
 		templates: opts.Templates, presets: opts.Presets, presetSchemaJSON: opts.PresetSchemaJSON, media: opts.Media, videos: opts.Videos, explainer: opts.Explain,
 		log: opts.Logger, now: opts.Now, ready: opts.Ready, openapi: opts.OpenAPIJSON,
+		reportFont: opts.ReportFont,
 		maxRequest: opts.MaxRequestBytes, anonCap: opts.AnonDailyCap,
 		ownerID: opts.OwnerAccountID, hosts: allowedHosts(opts.AllowedHosts), ui: opts.UI,
 	}

@@ -49,6 +49,7 @@ func v1Routes() []v1Route {
 		{"GET", "/api/v1/projects/:id", exR, nil},
 		{"DELETE", "/api/v1/projects/:id", exW, nil},
 		{"GET", "/api/v1/projects/:id/revisions", exR, nil},
+		{"GET", "/api/v1/projects/:id/report", exR, nil},
 		{"PUT", "/api/v1/projects/:id/ir", exW, nil},
 		{"POST", "/api/v1/projects/:id/diff", exW, []string{account.FeatureCaptionDrift}},
 		{"POST", "/api/v1/projects/:id/check", exW, nil},

@@ -103,6 +103,7 @@ func (h *handler) routes(e *echo.Echo) {
 	add("GET", "/projects/:id/revisions", need(exportsR), h.withProjects(h.listRevisions))
 	add("PUT", "/projects/:id/ir", need(exportsW), h.withProjects(h.uploadSlot(h.putIR)), h.sizeGuard(MaxIRBodyBytes))
 	add("POST", "/projects/:id/diff", need(exportsW, drift), h.withProjects(h.uploadSlot(h.diffProject)), h.sizeGuard(MaxIRBodyBytes))
+	add("GET", "/projects/:id/report", need(exportsR), h.withExports(h.projectReport))
 	add("POST", "/projects/:id/check", need(exportsW), h.withExports(h.uploadSlot(h.checkDraft)), h.sizeGuard(MaxIRBodyBytes))
 	add("POST", "/projects/:id/exports", need(exportsW), h.withExports(h.createExport), h.sizeGuard(DefaultMaxJSONBytes))
 	add("POST", "/media/upload", needAny(exportsW, extract, render), h.withMedia(h.createUpload), h.sizeGuard(DefaultMaxJSONBytes))

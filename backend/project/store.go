@@ -47,6 +47,10 @@ type Store interface {
 	// ProjectIR returns the project and its current revision's IR text
 	// ("" while it is empty), or [apperr.NotFound].
 	ProjectIR(ctx context.Context, accountID, id string) (*Detail, error)
+	// RevisionIR returns the IR text of the account's project at revision
+	// number, or [apperr.NotFound] for an unknown project, another
+	// account's, or a revision it does not keep.
+	RevisionIR(ctx context.Context, accountID, id string, number int) (string, error)
 	// Revisions returns the project and its kept revisions, newest first,
 	// without their IR text, or [apperr.NotFound].
 	Revisions(ctx context.Context, accountID, id string) (*Project, []Revision, error)

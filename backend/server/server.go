@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/captionqa/captionqa/assets"
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/httpapi"
@@ -182,7 +183,7 @@ func (s *Server) Open(ctx context.Context) (err error) {
 		Accounts: s.accounts, Quota: s.quota, Engine: eng, Projects: s.projects, Exports: s.exporter, Webhooks: hooks.svc,
 		Templates: templates, Media: vids.media, Videos: vids.videos, Explain: explainer, Presets: presets,
 		Links: project.NewLinkSigner(keys.linkKey), Logger: s.log, Now: s.cfg.Now,
-		Ready: s.db.Ready, OpenAPIJSON: contract, PresetSchemaJSON: presetSchema,
+		Ready: s.db.Ready, OpenAPIJSON: contract, PresetSchemaJSON: presetSchema, ReportFont: assets.ReportFont,
 		MaxRequestBytes: s.cfg.MaxRequestBytes, AnonDailyCap: s.cfg.AnonDailyCap,
 		MaxUploads: s.cfg.MaxUploads, MaxUploadsPerClient: s.cfg.MaxUploadsPerClient,
 		BodyTimeout: s.cfg.BodyTimeout, EngineSlots: slots,

@@ -1,4 +1,4 @@
-// Downloads of caption bodies built in the page, and clipboard copy.
+// Downloads of caption bodies built in the page and of files the server sent, and clipboard copy.
 
 import type { OutputFormat } from "./api/types";
 
@@ -43,9 +43,9 @@ export function fromBase64(s: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** download saves text or bytes as a file through a temporary object URL. */
-export function download(body: string | Uint8Array<ArrayBuffer>, filename: string, mime: string): void {
-  const blob = new Blob([body], { type: mime });
+/** download saves text, bytes, or a file the server sent (a Blob), as a file through a temporary object URL. */
+export function download(data: string | Uint8Array<ArrayBuffer> | Blob, filename: string, mime: string): void {
+  const blob = data instanceof Blob ? data : new Blob([data], { type: mime });
   const url = URL.createObjectURL(blob);
   const a = document.createElement("a");
   a.href = url;

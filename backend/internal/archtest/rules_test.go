@@ -28,7 +28,7 @@ func layerOf(rel string) (layer, bool) {
 		return layerLeaf, true
 	case strings.HasPrefix(rel, "backend/caption/"), in(rel, "backend/rules", "backend/preset", "backend/fix", "backend/standard", "backend/analysis"):
 		return layerEngine, true
-	case in(rel, "backend/engine", "backend/drift", "backend/explain"):
+	case in(rel, "backend/engine", "backend/drift", "backend/explain", "backend/report"):
 		return layerUseCase, true
 	case in(rel, "backend/account", "backend/quota", "backend/project", "backend/exporttpl", "backend/userpreset", "backend/webhook", "backend/media", "backend/video", "backend/blob", "backend/explain/grant"):
 		return layerDomain, true

@@ -74,6 +74,11 @@ func Load(tb testing.TB) *Contract {
 }
 
 func load() (*Contract, error) {
+	// kin-openapi decodes only some media types; the QC report
+	// (getProjectReport) answers an HTML page and a PDF too. Registered
+	// here, once per binary under loadOnce, as the library's own are.
+	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
+	openapi3filter.RegisterBodyDecoder("application/pdf", openapi3filter.FileBodyDecoder)
 	root, err := ModuleRoot()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import type {
   Project,
   PutIRRequest,
   DraftCheckRequest,
+  ReportQuery,
   RevisionList,
   APIKeyCreated,
   APIKeyCreateRequest,
@@ -99,6 +100,8 @@ export interface CallOptions {
   csrf?: string;
   /** on401 runs when a signed-in call finds the session gone. */
   on401?: () => void;
+  /** raw answers the Response itself (a file to save), once its status is a success. */
+  raw?: boolean;
 }
 
 /** MAX_RETRY_AFTER_S is the longest Retry-After a call waits out by itself. */
@@ -147,6 +150,7 @@ async function call<T>(path: string, opts: CallOptions = {}): Promise<T> {
     if (res.status === 401 && opts.on401) opts.on401();
     throw err;
   }
+  if (opts.raw) return res as T;
   if (res.status === 204) return undefined as T;
   try {
     return (await res.json()) as T;
@@ -337,6 +341,15 @@ export class Client {
   /** checkDraft checks an editor's draft (IR v1 JSON text) of the project, counting no run (checkProjectDraft). */
   checkDraft(id: string, req: DraftCheckRequest): Promise<ProcessResult> {
     return this.v1<ProcessResult>(`/projects/${encodeURIComponent(id)}/check`, { method: "POST", json: req, csrf: this.csrf });
+  }
+
+  /** projectReport fetches the QC report of a kept revision as a file (getProjectReport), with the session as every call. */
+  async projectReport(id: string, q: ReportQuery): Promise<{ blob: Blob; filename: string }> {
+    const params = new URLSearchParams({ format: q.format, revision: String(q.revision), preset: q.preset, fixProfile: q.fixProfile });
+    if (q.standard) params.set("standard", q.standard);
+    const res = await this.v1<Response>(`/projects/${encodeURIComponent(id)}/report?${params}`, { raw: true });
+    const m = /filename="?([^";]+)"?/.exec(res.headers.get("Content-Disposition") ?? "");
+    return { blob: await res.blob(), filename: m?.[1] ?? `qc-report.${q.format}` };
   }
 
   exportProject(id: string, req: ExportRequest): Promise<ExportCreated> {

@@ -15,7 +15,7 @@
 // session and the homepage converter, docs/api.md) and the UI's own
 // process form; those are written here by hand.
 
-import type { components } from "./schema.gen";
+import type { components, operations } from "./schema.gen";
 
 type Schemas = components["schemas"];
 
@@ -169,6 +169,12 @@ export type Project = Schemas["Project"];
 export type CreateProjectRequest = Schemas["CreateProjectRequest"];
 /** DraftCheckRequest is the JSON body of POST /api/v1/projects/{id}/check (checkProjectDraft). */
 export type DraftCheckRequest = Schemas["DraftCheckRequest"];
+
+/** ReportQuery is the query of GET /api/v1/projects/{id}/report (getProjectReport), the revision and the format always named. */
+type ReportParams = NonNullable<operations["getProjectReport"]["parameters"]["query"]>;
+export type ReportQuery = Required<Pick<ReportParams, "revision" | "format" | "preset" | "fixProfile">> & Pick<ReportParams, "standard">;
+/** ReportFormat is a QC report's format: html, pdf or csv. */
+export type ReportFormat = ReportQuery["format"];
 
 /** PutIRRequest is the JSON body of PUT /api/v1/projects/{id}/ir. */
 export type PutIRRequest = Schemas["PutIRRequest"];

@@ -22,6 +22,7 @@ import {
   type ProcessResult,
   type Project,
   type ProjectDetail,
+  type ReportFormat,
   type RevisionList,
   type StandardId,
 } from "../api/types";
@@ -259,6 +260,7 @@ function detailView(client: Client, d: ProjectDetail, revs: RevisionList, showEr
     }
   });
   const exp = d.irRevision ? exportSection(client, d) : null;
+  const qc = d.irRevision ? reportSection(client, d) : null;
   return h(
     "div",
     { class: "project" },
@@ -282,6 +284,7 @@ function detailView(client: Client, d: ProjectDetail, revs: RevisionList, showEr
       : h("section", { class: "card" }, h("h3", null, "Timeline"), h("p", { id: "project-no-timeline", class: "muted" }, "This project has no timeline yet. Add one below from a caption file.")),
     driftSection(client, d, showError, reload),
     exp?.el ?? null,
+    qc,
     revisionsSection(revs),
   );
 }
@@ -793,6 +796,68 @@ function exportSection(client: Client, d: ProjectDetail): { el: HTMLElement; off
     fix.appendChild(h("optgroup", { label: "Against the programme" }, ...PROGRAMME_FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f]))));
   };
   return { el, offerProgramme };
+}
+
+const REPORT_FORMATS: { format: ReportFormat; label: string; mime: string }[] = [
+  { format: "html", label: "HTML", mime: "text/html;charset=utf-8" },
+  { format: "pdf", label: "PDF", mime: "application/pdf" },
+  { format: "csv", label: "CSV", mime: "text/csv;charset=utf-8" },
+];
+
+/**
+ * reportSection offers the QC report of the shown revision, to hand to a
+ * client: HTML, PDF or CSV, checked with the chosen preset, fix profile and
+ * standard (and the project's analysed media), fetched with the session
+ * as every call is and saved as the file the server names.
+ */
+function reportSection(client: Client, d: ProjectDetail): HTMLElement {
+  const err = errorBox("report-error");
+  const preset = h("select", { id: "report-preset" }, ...PRESETS.map((p) => h("option", { value: p }, PRESET_LABELS[p] ?? p)));
+  const fix = h("select", { id: "report-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f])));
+  const std = h("select", { id: "report-standard" }, h("option", { value: "" }, "None"), ...STANDARDS.map((s) => h("option", { value: s }, STANDARD_LABELS[s])));
+  const buttons = REPORT_FORMATS.map((f) => {
+    const b = h("button", { id: `report-${f.format}`, type: "button", class: "button secondary small", "data-format": f.format }, f.label);
+    b.addEventListener("click", async () => {
+      err.hide();
+      for (const x of buttons) x.disabled = true;
+      try {
+        const r = await client.projectReport(d.id, {
+          revision: d.irRevision,
+          format: f.format,
+          preset: preset.value as Preset,
+          fixProfile: fix.value as FixProfile,
+          ...(std.value ? { standard: std.value as StandardId } : {}),
+        });
+        download(r.blob, r.filename, f.mime);
+        announce(`QC report of revision ${d.irRevision} saved as ${r.filename}.`);
+      } catch (ex) {
+        err.show(messageOf(ex));
+      } finally {
+        for (const x of buttons) x.disabled = false;
+      }
+    });
+    return b;
+  });
+  return h(
+    "section",
+    { id: "report-section", class: "card", "aria-labelledby": "report-h" },
+    h("h3", { id: "report-h" }, "QC report"),
+    h(
+      "div",
+      { class: "form-row" },
+      h("div", { class: "field" }, h("label", { for: "report-preset" }, "Preset"), preset),
+      h("div", { class: "field" }, h("label", { for: "report-fix" }, "Fix profile"), fix),
+      h("div", { class: "field" }, h("label", { for: "report-standard" }, "Standard"), std),
+    ),
+    h(
+      "div",
+      { class: "form-actions" },
+      h("span", null, "Download:"),
+      ...buttons,
+      h("span", { class: "muted small" }, `Revision ${d.irRevision}: the verdict, the problems by cue, the changes, the standard's clauses and, with analysed media, sync and shot changes. Counts no run.`),
+    ),
+    err.el,
+  );
 }
 
 type ExportVerdict = NonNullable<ExportCreated["artifacts"][number]["verdict"]>;
