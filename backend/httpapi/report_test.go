@@ -22,6 +22,10 @@ func TestProjectReport(t *testing.T) {
 	if r := ts.postJSON("PUT", projectsPath+"/"+id+"/ir", owner, `{"ir":`+jsonString(long)+`,"baseRevision":1}`); r.status != 200 {
 		t.Fatalf("put revision 2: %d %s", r.status, r.body)
 	}
+	// A preset of the account's own reports as a built-in does.
+	if r := ts.postJSON("PUT", presetsPath+"/studio-a", owner, strictPreset); r.status != 201 {
+		t.Fatalf("put preset: %d %s", r.status, r.body)
+	}
 	before := ts.get("/api/v1/usage", owner).json(t)["usedToday"]
 	path := projectsPath + "/" + id + "/report"
 
@@ -48,6 +52,11 @@ func TestProjectReport(t *testing.T) {
 		{"?format=csv&revision=2&preset=generic", "text/csv; charset=utf-8", "Evening-News-qc-report-r2.csv", func(t *testing.T, b []byte) {
 			if !bytes.Contains(b, []byte("line_too_long")) {
 				t.Errorf("revision 2's long line is not listed:\n%s", b)
+			}
+		}},
+		{"?format=csv&revision=2&preset=studio-a", "text/csv; charset=utf-8", "Evening-News-qc-report-r2.csv", func(t *testing.T, b []byte) {
+			if !bytes.Contains(b, []byte("line_too_long")) {
+				t.Errorf("the own preset's report does not list revision 2's long line:\n%s", b)
 			}
 		}},
 		{"?format=pdf&standard=fcc-79.1", "application/pdf", "Evening-News-qc-report-r2.pdf", func(t *testing.T, b []byte) {

@@ -51,6 +51,10 @@ func (x *Exporter) CheckRevision(ctx context.Context, accountID, projectID strin
 		return nil, apperr.New(apperr.BadRequest, "revision must be 1 or more").WithDetail("field", "revision").WithDetail("reason", "out_of_range")
 	}
 	req := engine.Request{Filename: "timeline.json", From: format.JSON, Preset: in.Preset, FixProfile: in.FixProfile, Standard: in.Standard}
+	// A preset of the account's own is as good here as in an export.
+	if err := x.resolvePreset(ctx, accountID, &req); err != nil {
+		return nil, err
+	}
 	if err := x.o.Engine.Validate(req); err != nil {
 		return nil, err
 	}
