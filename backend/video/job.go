@@ -26,6 +26,10 @@ const (
 // ModeAnalyze is the one mode of an analyze job.
 const ModeAnalyze = "analyze"
 
+// Modes lists every job mode, render, extract and analyze (the served
+// contract's listJobs mode filter). Read-only.
+var Modes = []string{ModeSidecar, ModeMuxSoft, ModeBurnIn, ModePreview, ModeSoftTrack, ModeBroadcastCC, ModeOCRBurned, ModeAnalyze}
+
 // Modes of a render job.
 const (
 	ModeSidecar = "sidecar"

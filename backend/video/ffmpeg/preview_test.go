@@ -13,23 +13,12 @@ import (
 	"github.com/captionqa/captionqa/backend/video/ffmpeg/fftest/programme"
 )
 
-// mpeg2Programme is a 10-second 720p 29.97 fps MPEG-TS of MPEG-2 video
-// and MP2 sound, which no browser plays; its times start at about 1.4 s,
-// as an MPEG-TS's do.
-func mpeg2Programme(t testing.TB) programme.Truth {
-	t.Helper()
-	return programme.Cached(t, programme.Spec{Width: 1280, Height: 720, RateNum: 30000, RateDen: 1001,
-		Container: "ts", Codec: programme.CodecMPEG2,
-		Lines:  []programme.Line{{AtMs: 1000, Text: "This programme plays in the editor as a preview."}},
-		Scenes: []programme.Scene{{Source: "testsrc2", Frames: 150}, {Source: "smptebars", Frames: 150}}})
-}
-
 // TestPreview makes the preview of an MPEG-2 programme: VP9 and Opus in
 // WebM, 640 px wide, every frame kept at its source time (within WebM's
 // millisecond), the sound starting with the source's.
 func TestPreview(t *testing.T) {
 	t.Parallel()
-	truth := mpeg2Programme(t)
+	truth := programme.Cached(t, programme.Unplayable())
 	r, store := newTestRunner(t, nil)
 	put(t, store, "media/programme", truth.Path)
 	spec := video.RenderSpec{Mode: video.ModePreview, MediaKey: "media/programme", Container: video.PreviewContainer,

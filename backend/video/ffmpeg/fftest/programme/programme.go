@@ -64,6 +64,16 @@ type Spec struct {
 // CodecMPEG2 is Spec.Codec for MPEG-2 video and MP2 sound.
 const CodecMPEG2 = "mpeg2"
 
+// Unplayable is a programme no browser plays, the tests of the preview's
+// (docs/media.md, Playing the media): 10 s of 720p at 29.97 fps, MPEG-2
+// and MP2 in an MPEG-TS whose times start at about 1.4 s, one cut and
+// one spoken line.
+func Unplayable() Spec {
+	return Spec{Width: 1280, Height: 720, RateNum: 30000, RateDen: 1001, Container: "ts", Codec: CodecMPEG2,
+		Lines:  []Line{{AtMs: 1000, Text: "This programme plays in the editor as a preview."}},
+		Scenes: []Scene{{Source: "testsrc2", Frames: 150}, {Source: "smptebars", Frames: 150}}}
+}
+
 // Beds.
 const (
 	BedPink  = "pink"
