@@ -17,7 +17,7 @@ import (
 // TestPreviewOfUnplayableMedia renders mode preview of an MPEG-2
 // programme with the real ffmpeg: accepted with no preset, one run of
 // the pool, and its artifact a WebM of VP9 at most 640 px wide whose
-// frames are the source's, at their times.
+// frames are the source's, at their times from its start.
 func TestPreviewOfUnplayableMedia(t *testing.T) {
 	e := newFFmpegEnv(t)
 	truth := programme.Cached(t, programme.Unplayable())
@@ -64,9 +64,11 @@ func TestPreviewOfUnplayableMedia(t *testing.T) {
 	if len(pv.Frames) != n {
 		t.Fatalf("%d frames; want the source's %d", len(pv.Frames), n)
 	}
-	// The start and the end (so the duration) within WebM's millisecond.
-	if d0, d1 := math.Abs(pv.Frames[0]-src.Frames[0]), math.Abs(pv.Frames[n-1]-src.Frames[n-1]); d0 > 0.0005+1e-6 || d1 > 0.0005+1e-6 {
-		t.Errorf("preview frames %.6f to %.6f s; the source's %.6f to %.6f s", pv.Frames[0], pv.Frames[n-1], src.Frames[0], src.Frames[n-1])
+	// The first and the last frame at the source's times from its start
+	// (as the editor counts them), within WebM's millisecond.
+	first, last := src.Frames[0]-src.Start, src.Frames[n-1]-src.Start
+	if d0, d1 := math.Abs(pv.Frames[0]-first), math.Abs(pv.Frames[n-1]-last); d0 > 0.0005+1e-6 || d1 > 0.0005+1e-6 {
+		t.Errorf("preview frames %.6f to %.6f s; the source's %.6f to %.6f s from its start", pv.Frames[0], pv.Frames[n-1], first, last)
 	}
 }
 

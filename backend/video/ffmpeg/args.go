@@ -178,13 +178,15 @@ func burnIn(spec video.RenderSpec, inputURL string) *ffmpeggo.Stream {
 
 // preview transcodes the first real video stream and the first audio
 // stream to a small WebM (VP9 and Opus) for the editor's player:
-//   - timing kept exactly: -copyts keeps every frame's presentation time
-//     (a source that starts at 1.4 s, as MPEG-TS does, still starts
-//     there, so the editor's times stay the source's), -fps_mode
-//     passthrough neither drops nor duplicates a frame, so the frame rate
-//     and the frame count are the source's; the encoder keeps the
-//     source's time base (an MPEG-TS's times are off the frame grid) and
-//     WebM counts milliseconds, so each frame lands within half a
+//   - timing kept exactly: the times count from the source's start, as
+//     the editor's cue times and the analysis do (docs/media.md,
+//     Analysis), ffmpeg's default: an MPEG-TS whose first frame is at
+//     1.4 s plays it at 0 as the analysis counts it, where keeping the
+//     raw timestamps (-copyts) would show every caption 1.4 s late;
+//     -fps_mode passthrough neither drops nor duplicates a frame, so the
+//     frame rate and the frame count are the source's; the encoder keeps
+//     the source's time base (an MPEG-TS's times are off the frame grid)
+//     and WebM counts milliseconds, so each frame lands within half a
 //     millisecond of its source time;
 //   - the picture at most 640 px wide, the aspect kept and both sides
 //     even (VP9's 4:2:0), interlaced frames deinterlaced one for one
@@ -208,11 +210,15 @@ func preview(inputURL string) *ffmpeggo.Stream {
 		"b:v":             "500k",
 		"g":               strconv.Itoa(previewGOP),
 		"c:a":             "libopus",
-		"b:a":             "64k",
-		"ac":              "2",
-		"sn":              "",
-		"dn":              "",
-	}).GlobalArgs(append([]string{"-copyts"}, globalFlags...)...)
+		// Opus primes its decoder with 6.5 ms before the first sample:
+		// that packet goes before 0 rather than the whole file 7 ms
+		// later (the muxer's default), so the picture keeps its times.
+		"avoid_negative_ts": "disabled",
+		"b:a":               "64k",
+		"ac":                "2",
+		"sn":                "",
+		"dn":                "",
+	}).GlobalArgs(globalFlags...)
 }
 
 // buildArgs runs an ffmpeg-go builder and returns its GetArgs, turning the

@@ -46,9 +46,7 @@ func (r *Runner) render(ctx context.Context, dir string, src source, spec video.
 	if err := r.stage(ctx, dir, src); err != nil {
 		return nil, err
 	}
-	// A preview writes no subtitles. Its ffmpeg keeps the source's
-	// timestamps (-copyts) and still counts out_time from the first one,
-	// so progress reads as for the other modes.
+	// A preview has no subtitles.
 	if spec.Mode != video.ModePreview {
 		if err := os.WriteFile(filepath.Join(dir, subsPrefix+spec.SubtitleFormat), spec.Subtitles, 0o600); err != nil {
 			return nil, fmt.Errorf("ffmpeg: write subtitles: %w", err)

@@ -20,6 +20,9 @@ type Timing struct {
 	Frames []float64
 	// AudioStart is the first audio stream's start_time in seconds.
 	AudioStart float64
+	// Start and Duration are the file's (ffprobe's format start_time and
+	// duration), in seconds.
+	Start, Duration float64
 }
 
 // TimingOf probes file; it fails t when ffprobe cannot read it or it has
@@ -27,11 +30,15 @@ type Timing struct {
 func TimingOf(t testing.TB, file string) Timing {
 	t.Helper()
 	Need(t)
-	out, err := command("", "ffprobe", "-v", "error", "-show_streams", "-show_entries", "frame=media_type,pts_time", "-of", "json", file)
+	out, err := command("", "ffprobe", "-v", "error", "-show_format", "-show_streams", "-show_entries", "frame=media_type,pts_time", "-of", "json", file)
 	if err != nil {
 		t.Fatalf("fftest: timing: %v", err)
 	}
 	var j struct {
+		Format struct {
+			StartTime string `json:"start_time"`
+			Duration  string `json:"duration"`
+		} `json:"format"`
 		Streams []struct {
 			CodecType string `json:"codec_type"`
 			CodecName string `json:"codec_name"`
@@ -49,6 +56,8 @@ func TimingOf(t testing.TB, file string) Timing {
 		t.Fatalf("fftest: timing of %s: %v", file, err)
 	}
 	var tm Timing
+	tm.Start, _ = strconv.ParseFloat(j.Format.StartTime, 64)
+	tm.Duration, _ = strconv.ParseFloat(j.Format.Duration, 64)
 	for _, s := range j.Streams {
 		switch {
 		case s.CodecType == "video" && tm.VideoCodec == "":
