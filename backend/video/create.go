@@ -199,8 +199,8 @@ func (s *Service) checkRender(in *RenderInput) error {
 
 // Timeout bounds one run of j: two minutes, plus time per media second
 // well above the slowest this machine kind was measured at (burn-in at
-// 1080p about 2x real time under load, a preview of 1080p MPEG-2 about
-// as fast; stream copies over 100x).
+// 1080p about 2x real time under load, a preview of 720p MPEG-2 3 to 8x;
+// stream copies over 100x).
 func Timeout(j *Job) time.Duration {
 	per := 0.5
 	if j.Mode == ModeBurnIn || j.Mode == ModePreview {
