@@ -76,10 +76,10 @@ func (h *handler) cancelJob(c echo.Context) error {
 	return c.JSON(http.StatusOK, jobResult{Job: newJobView(j)})
 }
 
-// listJobs serves GET /api/v1/jobs?projectId=: the project's latest jobs,
-// newest first.
+// listJobs serves GET /api/v1/jobs?projectId=&mode=: the project's latest
+// jobs (of one mode, when given), newest first.
 func (h *handler) listJobs(c echo.Context) error {
-	list, err := h.videos.List(c.Request().Context(), principalOf(c).Account.ID, c.QueryParam("projectId"))
+	list, err := h.videos.List(c.Request().Context(), principalOf(c).Account.ID, c.QueryParam("projectId"), c.QueryParam("mode"))
 	if err != nil {
 		return err
 	}

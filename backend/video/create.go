@@ -31,8 +31,12 @@ type RenderInput struct {
 
 // Render accepts a render job of the project's current timeline: it
 // checks everything a run would need, takes one run of the account's
-// daily pool and queues the job, in one transaction. It returns the
-// queued job (with its wait estimate and the pool's remaining runs), or:
+// daily pool and queues the job, in one transaction. A preview (mode
+// preview) is a render too, counted and stored as one, but of the media
+// alone: it needs no preset and runs no engine (the export it is stored
+// as still names the revision current then, so the project needs one).
+// It returns the queued job (with its wait estimate and the pool's
+// remaining runs), or:
 //   - [apperr.BadRequest] naming the field: "mode", "outputDelivery"
 //     (inline is for sidecars), "preset", "fixProfile", "container",
 //     "subtitleCodec", "language", "mediaObjectKey" (missing for a video
@@ -70,7 +74,7 @@ func (s *Service) Render(ctx context.Context, who project.Account, in RenderInpu
 		Preset: in.Preset, FixProfile: in.FixProfile, OutputDelivery: in.OutputDelivery, Container: in.Container,
 		SubtitleCodec: in.SubtitleCodec, Language: in.Language, IRRevision: d.IRRevision, TrackIndex: -1, Status: Queued, Run: 1,
 		CreatedAt: now, Pool: who.Pool, PoolDay: dayOf(now)}
-	if j.Language == "" {
+	if j.Language == "" && in.Mode != ModePreview {
 		j.Language = iso6392(timelineLanguage(d.IR))
 	}
 	if in.Mode != ModeSidecar {
@@ -135,7 +139,10 @@ func (s *Service) attachMedia(ctx context.Context, j *Job, key string) error {
 			WithDetail("reason", ErrCodeNoVideo)
 	}
 	j.MediaKey, j.MediaSeconds, j.PixelRate = key, m.Probe.DurationSeconds, pixelRate(m.Probe)
-	if j.Container == "" {
+	switch {
+	case j.Mode == ModePreview:
+		j.Container = PreviewContainer
+	case j.Container == "":
 		j.Container = "mkv"
 		if m.Probe.Container == "mp4" {
 			j.Container = "mp4"
@@ -164,19 +171,24 @@ func (s *Service) checkRender(ctx context.Context, accountID string, in *RenderI
 		in.OutputDelivery = DeliveryURL
 	}
 	switch {
-	case !slices.Contains([]string{ModeSidecar, ModeMuxSoft, ModeBurnIn}, in.Mode):
-		return bad("mode", "mode must be sidecar, mux_soft or burn_in")
+	case !slices.Contains([]string{ModeSidecar, ModeMuxSoft, ModeBurnIn, ModePreview}, in.Mode):
+		return bad("mode", "mode must be sidecar, mux_soft, burn_in or preview")
 	case in.OutputDelivery != DeliveryInline && in.OutputDelivery != DeliveryURL:
 		return bad("outputDelivery", "outputDelivery must be inline or url")
 	case in.OutputDelivery == DeliveryInline && in.Mode != ModeSidecar:
 		return bad("outputDelivery", "only a sidecar can be delivered inline; a video is delivered as a url").
 			WithDetail("reason", "inline_only_for_sidecar")
-	case in.Container != "" && (in.Mode == ModeSidecar || !slices.Contains([]string{"mp4", "mkv"}, in.Container)):
+	case in.Container != "" && (in.Mode == ModeSidecar || in.Mode == ModePreview || !slices.Contains([]string{"mp4", "mkv"}, in.Container)):
 		return bad("container", "container must be mp4 or mkv, for mux_soft and burn_in")
 	case in.SubtitleCodec != "" && (in.Mode != ModeMuxSoft || !slices.Contains([]string{"mov_text", "srt", "webvtt", "ass"}, in.SubtitleCodec)):
 		return bad("subtitleCodec", "subtitleCodec must be mov_text, srt, webvtt or ass, for mux_soft")
 	case in.Language != "" && !isISO6392(in.Language):
 		return bad("language", "language must be a three-letter ISO 639-2 code such as eng")
+	case in.Mode == ModePreview:
+		// The media alone: no captions, so no preset, fix profile or
+		// track language.
+		in.Preset, in.FixProfile, in.Language = "", "", ""
+		return nil
 	case in.Preset == "":
 		return bad("preset", "preset is required, such as youtube")
 	case in.Mode == ModeSidecar:
@@ -200,10 +212,11 @@ func (s *Service) resolvePreset(ctx context.Context, accountID string, req *engi
 
 // Timeout bounds one run of j: two minutes, plus time per media second
 // well above the slowest this machine kind was measured at (burn-in at
-// 1080p about 2x real time under load; stream copies over 100x).
+// 1080p about 2x real time under load, a preview of 720p MPEG-2 3 to 8x;
+// stream copies over 100x).
 func Timeout(j *Job) time.Duration {
 	per := 0.5
-	if j.Mode == ModeBurnIn {
+	if j.Mode == ModeBurnIn || j.Mode == ModePreview {
 		per = 3
 	}
 	return 2*time.Minute + time.Duration(j.MediaSeconds*per*workScale(j)*float64(time.Second))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/captionqa/captionqa/backend/account"
 	"github.com/captionqa/captionqa/backend/analysis"
+	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/blob/fsblob"
 	"github.com/captionqa/captionqa/backend/internal/testkit"
 	"github.com/captionqa/captionqa/backend/media"
@@ -38,15 +39,28 @@ type env struct {
 	media    *media.Service
 	quota    *quota.Service
 	clock    *testkit.Clock
-	runner   *fakeRunner
+	runner   *fakeRunner // unused by a newFFmpegEnv
 	projects *project.Service
 	presets  *userpreset.Service
+	blobs    blob.Store
 	who      project.Account
 	project  string
 	key      string // a completed media upload's objectKey
 }
 
 func newEnv(t *testing.T) *env {
+	t.Helper()
+	return openEnv(t, false)
+}
+
+// newFFmpegEnv is newEnv with the real ffmpeg runner: for the modes
+// whose whole run is the service's (a preview).
+func newFFmpegEnv(t *testing.T) *env {
+	t.Helper()
+	return openEnv(t, true)
+}
+
+func openEnv(t *testing.T, realFFmpeg bool) *env {
 	t.Helper()
 	fftest.Need(t)
 	ctx := context.Background()
@@ -81,10 +95,14 @@ func newEnv(t *testing.T) *env {
 		SignKey: bytes.Repeat([]byte{1}, 32), Now: clock.Now})
 	runner := &fakeRunner{release: make(chan struct{})}
 	presets := userpreset.NewService(db.UserPresets(), eng.Presets(), clock.Now)
+	var run video.Runner = runner
+	if realFFmpeg {
+		run = prober
+	}
 	svc := video.NewService(video.Options{Store: q.Videos(), Media: ms, Timelines: db.Projects(), Revisions: projects, Engine: eng, Presets: presets,
-		Blobs: blobs, Runner: runner, Pool: qs, Limiter: limiter, Now: clock.Now})
+		Blobs: blobs, Runner: run, Pool: qs, Limiter: limiter, Now: clock.Now})
 	e := &env{t: t, svc: svc, media: ms, quota: qs, clock: clock, runner: runner, project: p.ID, projects: projects, presets: presets,
-		who: project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: 5}}
+		blobs: blobs, who: project.Account{ID: a.ID, Pool: "account:" + a.ID, Cap: 5}}
 	e.key = e.upload(fftest.Clip(t, fftest.ClipOptions{Seconds: 2}))
 	return e
 }

@@ -1,5 +1,6 @@
 // Package video runs a project's video jobs (docs/media.md): render
-// (sidecar, mux_soft, burn_in) now, extract later. A job is a row of our
+// (sidecar, mux_soft, burn_in, and preview: a proxy the editor's player
+// can play), extract and analyze. A job is a row of our
 // own (kind, mode, status, progress, error, artifacts) worked by the job
 // queue; the state machine, the quota and the artifacts live here, ffmpeg
 // behind [Runner] (package video/ffmpeg), SQL and River behind [Store].
@@ -25,12 +26,25 @@ const (
 // ModeAnalyze is the one mode of an analyze job.
 const ModeAnalyze = "analyze"
 
+// Modes lists every job mode, render, extract and analyze (the served
+// contract's listJobs mode filter). Read-only.
+var Modes = []string{ModeSidecar, ModeMuxSoft, ModeBurnIn, ModePreview, ModeSoftTrack, ModeBroadcastCC, ModeOCRBurned, ModeAnalyze}
+
 // Modes of a render job.
 const (
 	ModeSidecar = "sidecar"
 	ModeMuxSoft = "mux_soft"
 	ModeBurnIn  = "burn_in"
+	// ModePreview makes a proxy of the media that every Chromium build
+	// plays (docs/media.md, Playing the media): no captions, no engine
+	// run, the source's frame rate and timestamps kept.
+	ModePreview = "preview"
 )
+
+// PreviewContainer is the one container of a preview: WebM, VP9 and
+// Opus, codecs every Chromium build decodes (H.264 and AAC are missing
+// from builds without the proprietary codecs).
+const PreviewContainer = "webm"
 
 // Output deliveries of a render job.
 const (
@@ -68,11 +82,11 @@ const (
 )
 
 // LaneOf returns the lane of a job: heavy for what decodes or encodes the
-// video (burn-in, OCR, CEA-608 from the video's user data), light for
+// video (burn-in, preview, OCR, CEA-608 from the video's user data), light for
 // stream copies, track reads and sidecars.
 func LaneOf(j *Job) Lane {
 	switch {
-	case j.Mode == ModeBurnIn, j.Mode == ModeOCRBurned, j.Mode == ModeAnalyze, j.Mode == ModeBroadcastCC && j.TrackIndex < 0:
+	case j.Mode == ModeBurnIn, j.Mode == ModePreview, j.Mode == ModeOCRBurned, j.Mode == ModeAnalyze, j.Mode == ModeBroadcastCC && j.TrackIndex < 0:
 		return LaneHeavy
 	}
 	return LaneLight

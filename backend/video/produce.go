@@ -34,12 +34,16 @@ func (p *produced) close() {
 }
 
 // produce runs the engine on the job's revision with its preset, then
-// ffmpeg for a video mode. Errors carry the job error code in
-// details.jobError where it is not the error's own code.
+// ffmpeg for a video mode; a preview runs ffmpeg alone. Errors carry the
+// job error code in details.jobError where it is not the error's own
+// code.
 func (s *Service) produce(ctx context.Context, j *Job, progress func(float64)) (*produced, error) {
 	d, err := s.o.Timelines.ProjectIR(ctx, j.AccountID, j.ProjectID)
 	if err != nil {
 		return nil, jobErr(err, ErrCodeRevisionGone, "the project was deleted")
+	}
+	if j.Mode == ModePreview {
+		return s.producePreview(ctx, j, d.Name, progress)
 	}
 	ir := d.IR
 	if d.IRRevision != j.IRRevision {
@@ -98,6 +102,21 @@ func (s *Service) produce(ctx context.Context, j *Job, progress func(float64)) (
 			return nil, err
 		}
 	}
+	if out.video, err = s.o.Runner.Render(ctx, spec, progress); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// producePreview makes the proxy of the job's media (docs/media.md,
+// Playing the media); name is the project's, for its download name.
+func (s *Service) producePreview(ctx context.Context, j *Job, name string, progress func(float64)) (*produced, error) {
+	m, err := s.o.Media.Media(ctx, j.AccountID, j.MediaKey)
+	if err != nil {
+		return nil, jobErr(err, ErrCodeMediaExpired, "")
+	}
+	spec := RenderSpec{Mode: ModePreview, MediaKey: j.MediaKey, Container: PreviewContainer, DurationSeconds: m.Probe.DurationSeconds}
+	out := &produced{name: name}
 	if out.video, err = s.o.Runner.Render(ctx, spec, progress); err != nil {
 		return nil, err
 	}

@@ -52,7 +52,10 @@ func (s *Service) succeed(ctx context.Context, j *Job, e *project.Export) error 
 
 // putArtifact stores the run's file and returns its artifact.
 func (s *Service) putArtifact(ctx context.Context, j *Job, e *project.Export, out *produced) (*project.Artifact, error) {
-	base := project.FileBase(out.name) + "-" + j.Preset
+	base := project.FileBase(out.name)
+	if j.Preset != "" {
+		base += "-" + j.Preset
+	}
 	a := &project.Artifact{ID: uuid.NewString(), ExportID: e.ID, AccountID: j.AccountID, Preset: j.Preset, CreatedAt: e.CreatedAt}
 	var r io.Reader
 	if j.Mode == ModeSidecar {
@@ -60,7 +63,7 @@ func (s *Service) putArtifact(ctx context.Context, j *Job, e *project.Export, ou
 		a.Filename, a.ContentType, a.Bytes = base+"."+ext, ctype, int64(len(out.body))
 		r = strings.NewReader(out.body)
 	} else {
-		suffix := map[string]string{ModeMuxSoft: "-subtitled.", ModeBurnIn: "-burned-in."}[j.Mode]
+		suffix := map[string]string{ModeMuxSoft: "-subtitled.", ModeBurnIn: "-burned-in.", ModePreview: "-preview."}[j.Mode]
 		a.Filename, a.ContentType, a.Bytes = base+suffix+j.Container, out.video.ContentType(), out.video.Size()
 		f, err := out.video.Open()
 		if err != nil {

@@ -13,7 +13,7 @@ import (
 // a command line or a filtergraph.
 type Runner interface {
 	// Render muxes or burns spec.Subtitles into the media at
-	// spec.MediaKey, calling progress (0 to 1, from ffmpeg's progress
+	// spec.MediaKey, or makes its preview, calling progress (0 to 1, from ffmpeg's progress
 	// output, at most about twice a second). When ctx ends ffmpeg is
 	// stopped (SIGTERM to its process group, SIGKILL after a grace
 	// period) and nothing is returned. Errors: a *[RunError] when ffmpeg
@@ -32,14 +32,14 @@ type Runner interface {
 	Analyze(ctx context.Context, spec AnalyzeSpec, progress func(float64)) (*analysis.Analysis, error)
 }
 
-// RenderSpec is one mux_soft or burn_in.
+// RenderSpec is one mux_soft, burn_in or preview.
 type RenderSpec struct {
-	Mode     string // ModeMuxSoft or ModeBurnIn
+	Mode     string // ModeMuxSoft, ModeBurnIn or ModePreview
 	MediaKey string
-	// Container of the output: "mp4" or "mkv".
+	// Container of the output: "mp4" or "mkv" ("webm" for a preview).
 	Container string
 	// Subtitles is the caption file's text; SubtitleFormat is its format:
-	// "srt", "vtt" or "ass" (burn_in always "ass").
+	// "srt", "vtt" or "ass" (burn_in always "ass"; a preview has none).
 	Subtitles      []byte
 	SubtitleFormat string
 	// SubtitleCodec is the muxed track's codec: "mov_text" (mp4), "srt",
@@ -57,8 +57,8 @@ type Output interface {
 	Open() (io.ReadCloser, error)
 	// Size is the file's length in bytes.
 	Size() int64
-	// ContentType is the file's media type: video/mp4 or
-	// video/x-matroska.
+	// ContentType is the file's media type: video/mp4,
+	// video/x-matroska or video/webm.
 	ContentType() string
 	// Close removes the file and its folder.
 	Close() error

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/captionqa/captionqa/backend/apperr"
 	"github.com/captionqa/captionqa/backend/blob"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/media"
@@ -116,13 +119,18 @@ func (s *Service) Get(ctx context.Context, accountID, id string) (*Job, error) {
 }
 
 // List returns the account's latest jobs for a project (at most 50),
-// newest first. It returns [apperr.BadRequest] (details.field
-// "projectId") for an id that is not a uuid.
-func (s *Service) List(ctx context.Context, accountID, projectID string) ([]Job, error) {
+// newest first; of one mode alone unless mode is "" (the editor finds a
+// media's preview so). It returns [apperr.BadRequest] with
+// details.field "projectId" for an id that is not a uuid, "mode" for an
+// unknown mode.
+func (s *Service) List(ctx context.Context, accountID, projectID, mode string) ([]Job, error) {
 	if err := checkUUID(projectID, "projectId"); err != nil {
 		return nil, err
 	}
-	return s.o.Store.ListJobs(ctx, accountID, projectID, 50)
+	if mode != "" && !slices.Contains(Modes, mode) {
+		return nil, apperr.New(apperr.BadRequest, "mode must be one of %s", strings.Join(Modes, ", ")).WithDetail("field", "mode")
+	}
+	return s.o.Store.ListJobs(ctx, accountID, projectID, mode, 50)
 }
 
 // errCanceled is the cause of a run's context when its job was canceled.

@@ -42,9 +42,9 @@ type Store interface {
 	Job(ctx context.Context, accountID, id string) (*Job, error)
 	// JobByID returns the job whoever owns it, or [apperr.NotFound].
 	JobByID(ctx context.Context, id string) (*Job, error)
-	// ListJobs returns up to limit of the account's jobs for the project,
-	// newest first.
-	ListJobs(ctx context.Context, accountID, projectID string, limit int) ([]Job, error)
+	// ListJobs returns up to limit of the account's jobs for the project
+	// (of mode alone unless it is ""), newest first.
+	ListJobs(ctx context.Context, accountID, projectID, mode string, limit int) ([]Job, error)
 	// StartRun moves run of a queued job to running at at.
 	StartRun(ctx context.Context, id string, run int, at time.Time) (ok bool, err error)
 	// Beat records a running run's progress and heartbeat.

@@ -96,11 +96,11 @@ func (s *VideoStore) one(ctx context.Context, where string, args ...any) (*video
 	return &jobs[0], nil
 }
 
-// ListJobs returns up to limit of the account's jobs for the project,
-// newest first, with their artifacts.
-func (s *VideoStore) ListJobs(ctx context.Context, accountID, projectID string, limit int) ([]video.Job, error) {
-	return s.list(ctx, `WHERE account_id = $1 AND project_id = $2 ORDER BY created_at DESC, `+s.q.db.d.Seq+` DESC LIMIT $3`,
-		accountID, projectID, limit)
+// ListJobs returns up to limit of the account's jobs for the project (of
+// mode alone unless it is ""), newest first, with their artifacts.
+func (s *VideoStore) ListJobs(ctx context.Context, accountID, projectID, mode string, limit int) ([]video.Job, error) {
+	return s.list(ctx, `WHERE account_id = $1 AND project_id = $2 AND ($3 = '' OR mode = $3)
+		ORDER BY created_at DESC, `+s.q.db.d.Seq+` DESC LIMIT $4`, accountID, projectID, mode, limit)
 }
 
 // list returns the jobs the where clause selects, each with its

@@ -67,7 +67,7 @@ func TestVideoJobCreate(t *testing.T) {
 				t.Errorf("%s: work queued %v, want %v", tc.name, got, tc.wantWork)
 			}
 		}
-		if list, err := s.ListJobs(ctx, "a2", "p1", 10); err != nil || list == nil || len(list) != 0 {
+		if list, err := s.ListJobs(ctx, "a2", "p1", "", 10); err != nil || list == nil || len(list) != 0 {
 			t.Errorf("ListJobs(a2) = %#v, %v; want an empty list", list, err)
 		}
 	})

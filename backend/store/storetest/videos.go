@@ -85,7 +85,7 @@ func videoSameSecond(e *env) {
 		e.job(e.newJob(n, a.ID, video.ModeSidecar))
 		made = append([]string{uuidN(n)}, made...)
 	}
-	list, err := e.queue().Videos().ListJobs(e.ctx, a.ID, uuidN(500), 10)
+	list, err := e.queue().Videos().ListJobs(e.ctx, a.ID, uuidN(500), "", 10)
 	must(e.t, err)
 	if ids := jobIDs(list); !slices.Equal(ids, made) {
 		e.t.Errorf("ListJobs = %v; want %v (the last made first)", ids, made)
@@ -148,13 +148,19 @@ func videoCreate(e *env) {
 	if got := e.get(uuidN(2)); !sameJob(got, steps[1].job) {
 		t.Errorf("mux job: %+v\nwant %+v", got, steps[1].job)
 	}
-	list, err := s.ListJobs(e.ctx, a.ID, uuidN(500), 2)
+	list, err := s.ListJobs(e.ctx, a.ID, uuidN(500), "", 2)
 	must(t, err)
 	if ids := jobIDs(list); !slices.Equal(ids, []string{uuidN(3), uuidN(2)}) {
 		t.Errorf("ListJobs(limit 2) = %v; want jobs 3, 2 (newest first)", ids)
 	}
-	if list, err := s.ListJobs(e.ctx, a.ID, uuidN(501), 10); err != nil || len(list) != 0 {
+	if list, err := s.ListJobs(e.ctx, a.ID, uuidN(501), "", 10); err != nil || len(list) != 0 {
 		t.Errorf("another project's jobs = %v, %v", jobIDs(list), err)
+	}
+	// A mode picks its jobs alone, past newer jobs of other modes.
+	list, err = s.ListJobs(e.ctx, a.ID, uuidN(500), video.ModeMuxSoft, 1)
+	must(t, err)
+	if ids := jobIDs(list); !slices.Equal(ids, []string{uuidN(2)}) {
+		t.Errorf("ListJobs(mux_soft, limit 1) = %v; want job 2", ids)
 	}
 }
 

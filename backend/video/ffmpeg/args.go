@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 
 	ffmpeggo "github.com/u2takey/ffmpeg-go"
 
@@ -58,16 +59,34 @@ var containerCodecs = map[string][]string{
 }
 
 // contentTypes maps the output container to its media type. Read-only.
-var contentTypes = map[string]string{"mp4": "video/mp4", "mkv": "video/x-matroska"}
+var contentTypes = map[string]string{"mp4": "video/mp4", "mkv": "video/x-matroska", video.PreviewContainer: "video/webm"}
+
+// Shape of a preview (docs/media.md, Playing the media): a proxy at most
+// previewWidth wide that the editor's player seeks in quickly (a key
+// frame at least every previewGOP frames).
+const (
+	previewWidth = 640
+	previewGOP   = 30
+)
 
 // renderArgs returns ffmpeg's arguments (without the binary) for spec,
 // reading the media from inputURL. It fails on a spec the adapter cannot
 // render: an unknown mode, container, subtitle format or codec, a codec
-// the container does not take, a burn_in from anything but ASS, or a
-// language that is not three lowercase letters.
+// the container does not take, a burn_in from anything but ASS, a
+// preview in anything but WebM, or a language that is not three
+// lowercase letters.
 func renderArgs(spec video.RenderSpec, inputURL string) ([]string, error) {
 	if _, ok := contentTypes[spec.Container]; !ok {
 		return nil, fmt.Errorf("ffmpeg: render: unsupported container %q", spec.Container)
+	}
+	if spec.Mode == video.ModePreview {
+		if spec.Container != video.PreviewContainer {
+			return nil, fmt.Errorf("ffmpeg: render: a preview is WebM, not %q", spec.Container)
+		}
+		return buildArgs(func() *ffmpeggo.Stream { return preview(inputURL) })
+	}
+	if spec.Container == video.PreviewContainer {
+		return nil, fmt.Errorf("ffmpeg: render: only a preview is WebM, not %s", spec.Mode)
 	}
 	demuxer, ok := subtitleDemuxers[spec.SubtitleFormat]
 	if !ok {
@@ -155,6 +174,51 @@ func burnIn(spec video.RenderSpec, inputURL string) *ffmpeggo.Stream {
 	}
 	return ffmpeggo.Output([]*ffmpeggo.Stream{in.Get("V:0"), in.Get("a?")}, outputBase+spec.Container, kw).
 		GlobalArgs(globalFlags...)
+}
+
+// preview transcodes the first real video stream and the first audio
+// stream to a small WebM (VP9 and Opus) for the editor's player:
+//   - timing kept exactly: the times count from the source's start, as
+//     the editor's cue times and the analysis do (docs/media.md,
+//     Analysis), ffmpeg's default: an MPEG-TS whose first frame is at
+//     1.4 s plays it at 0 as the analysis counts it, where keeping the
+//     raw timestamps (-copyts) would show every caption 1.4 s late;
+//     -fps_mode passthrough neither drops nor duplicates a frame, so the
+//     frame rate and the frame count are the source's; the encoder keeps
+//     the source's time base (an MPEG-TS's times are off the frame grid)
+//     and WebM counts milliseconds, so each frame lands within half a
+//     millisecond of its source time;
+//   - the picture at most 640 px wide, the aspect kept and both sides
+//     even (VP9's 4:2:0), interlaced frames deinterlaced one for one
+//     (yadif without doubling the rate);
+//   - speed over size: libvpx's realtime deadline at its fastest
+//     setting, 500 kbit/s, a key frame every 30 frames so a seek decodes
+//     little; the sound downmixed to stereo Opus at 64 kbit/s;
+//   - subtitle and data streams dropped.
+func preview(inputURL string) *ffmpeggo.Stream {
+	in := mediaInput(inputURL)
+	return ffmpeggo.Output([]*ffmpeggo.Stream{in.Get("V:0"), in.Get("a:0?")}, outputBase+video.PreviewContainer, ffmpeggo.KwArgs{
+		"vf":       fmt.Sprintf("yadif=mode=send_frame:deint=interlaced,scale=w='min(%d,trunc(iw/2)*2)':h=-2,format=yuv420p", previewWidth),
+		"fps_mode": "passthrough",
+		// The encoder counts in the source's time base, not in frames:
+		// a source whose times are off the frame grid keeps them.
+		"enc_time_base:v": "-1",
+		"c:v":             "libvpx-vp9",
+		"deadline":        "realtime",
+		"cpu-used":        "8",
+		"row-mt":          "1",
+		"b:v":             "500k",
+		"g":               strconv.Itoa(previewGOP),
+		"c:a":             "libopus",
+		// Opus primes its decoder with 6.5 ms before the first sample:
+		// that packet goes before 0 rather than the whole file 7 ms
+		// later (the muxer's default), so the picture keeps its times.
+		"avoid_negative_ts": "disabled",
+		"b:a":               "64k",
+		"ac":                "2",
+		"sn":                "",
+		"dn":                "",
+	}).GlobalArgs(globalFlags...)
 }
 
 // buildArgs runs an ffmpeg-go builder and returns its GetArgs, turning the

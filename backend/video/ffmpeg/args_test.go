@@ -34,6 +34,9 @@ func TestArgsGolden(t *testing.T) {
 		{"mux_soft_mp4_copied_input", func() ([]string, error) { return renderArgs(mux("mp4", "vtt", "mov_text"), "file:input") }},
 		{"burn_in_mp4", func() ([]string, error) { return renderArgs(burn("mp4"), testURL) }},
 		{"burn_in_mkv", func() ([]string, error) { return renderArgs(burn("mkv"), testURL) }},
+		{"preview", func() ([]string, error) {
+			return renderArgs(video.RenderSpec{Mode: video.ModePreview, Container: video.PreviewContainer}, testURL)
+		}},
 		{"probe_streams", func() ([]string, error) { return probeArgs(testURL, streamsQuery...), nil }},
 		{"probe_a53", func() ([]string, error) { return probeArgs(testURL, a53Query...), nil }},
 	}
@@ -81,6 +84,7 @@ func TestArgsRefuse(t *testing.T) {
 		{"upper-case language", func(s *video.RenderSpec) { s.Language = "ENG" }},
 		{"language with option text", func(s *video.RenderSpec) { s.Language = "eng -f" }},
 		{"burn_in from srt", func(s *video.RenderSpec) { s.Mode = video.ModeBurnIn }},
+		{"preview in mp4", func(s *video.RenderSpec) { s.Mode = video.ModePreview }},
 	}
 	for _, c := range cases {
 		spec := ok

@@ -12,7 +12,7 @@ import (
 )
 
 // Render muxes (mux_soft) or burns (burn_in) spec.Subtitles into the
-// media at spec.MediaKey, in a run folder of its own, reporting progress
+// media at spec.MediaKey, or makes its preview, in a run folder of its own, reporting progress
 // as [video.Runner] says. The returned Output's Close removes the folder;
 // on any error the folder is removed before Render returns.
 //
@@ -46,8 +46,11 @@ func (r *Runner) render(ctx context.Context, dir string, src source, spec video.
 	if err := r.stage(ctx, dir, src); err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, subsPrefix+spec.SubtitleFormat), spec.Subtitles, 0o600); err != nil {
-		return nil, fmt.Errorf("ffmpeg: write subtitles: %w", err)
+	// A preview has no subtitles.
+	if spec.Mode != video.ModePreview {
+		if err := os.WriteFile(filepath.Join(dir, subsPrefix+spec.SubtitleFormat), spec.Subtitles, 0o600); err != nil {
+			return nil, fmt.Errorf("ffmpeg: write subtitles: %w", err)
+		}
 	}
 	start := time.Now()
 	p := newProgress(ctx, spec.DurationSeconds, report)
@@ -77,7 +80,7 @@ func (o *output) Open() (io.ReadCloser, error) { return os.Open(o.path) }
 // Size is the file's length in bytes.
 func (o *output) Size() int64 { return o.size }
 
-// ContentType is video/mp4 or video/x-matroska.
+// ContentType is video/mp4, video/x-matroska or video/webm.
 func (o *output) ContentType() string { return o.contentType }
 
 // Close removes the run folder; closing twice is not an error. A reader

@@ -11,7 +11,7 @@
 // pages use differs from the schema's, its comment names the schema.
 
 import type { Client } from "../api/client";
-import type { components } from "../api/schema.gen";
+import type { components, operations } from "../api/schema.gen";
 import type { MediaAnalysis, WithDefaults } from "../api/types";
 
 type Schemas = components["schemas"];
@@ -39,6 +39,8 @@ export type CompleteRequest = WithDefaults<Schemas["MediaCompleteRequest"], "mul
 export type Job = Schemas["Job"];
 /** JobStatus is a job's state (Job.status; not the schema JobStatus, the body of GET /api/v1/jobs/{jobId}). */
 export type JobStatus = Job["status"];
+/** JobMode is a job's mode, as GET /api/v1/jobs filters by it. */
+export type JobMode = NonNullable<NonNullable<operations["listJobs"]["parameters"]["query"]>["mode"]>;
 /** JobArtifact is one file a job produced. */
 export type JobArtifact = Job["artifacts"][number];
 /** RenderRequest is the body of POST /api/v1/jobs/render (schema RenderJobRequest). */
@@ -117,7 +119,9 @@ export class MediaApi {
     return (await this.call<Schemas["JobStatus"]>("DELETE", `/jobs/${encodeURIComponent(jobId)}`)).job;
   }
 
-  async listJobs(projectId: string): Promise<Job[]> {
-    return (await this.call<Schemas["JobList"]>("GET", `/jobs?projectId=${encodeURIComponent(projectId)}`)).jobs;
+  /** listJobs lists a project's newest jobs, of one mode alone when mode is given (listJobs). */
+  async listJobs(projectId: string, mode?: JobMode): Promise<Job[]> {
+    const q = `projectId=${encodeURIComponent(projectId)}` + (mode ? `&mode=${encodeURIComponent(mode)}` : "");
+    return (await this.call<Schemas["JobList"]>("GET", `/jobs?${q}`)).jobs;
   }
 }

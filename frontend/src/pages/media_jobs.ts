@@ -27,6 +27,7 @@ export const MODE_LABELS: Record<string, string> = {
   sidecar: "Sidecar",
   mux_soft: "Soft subtitles",
   burn_in: "Burn-in",
+  preview: "Playable preview (WebM)",
 };
 
 /** EXTRACT_SOURCES name an extract's source after "Extract · ". */

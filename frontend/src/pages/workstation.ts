@@ -19,7 +19,8 @@ import { timeline, type Timeline } from "../ui/timeline";
 import { CUE_LIST_KEYS, cueList, type CueList, type KeyBinding, type Problem } from "../workstation/cuelist";
 import { conflictNotice, mergedNotice } from "../workstation/conflict";
 import { Draft } from "../workstation/draft";
-import { player, type Player } from "../workstation/player";
+import type { Player } from "../workstation/player";
+import { mediaPlayer } from "../workstation/preview";
 import { snapToFrame, type FrameRate } from "../workstation/timecode";
 import { MediaApi, type MediaSession } from "./media_api";
 import { findProgrammeIn } from "./programme_find";
@@ -88,8 +89,7 @@ async function open(client: Client, id: string, body: HTMLElement, showError: (m
   let play: Player | null = null;
   if (media) {
     try {
-      const link = await api.playLink(media.uploadId);
-      play = player(link.url, rate, `The programme, ${media.filename}, with the draft's captions`);
+      play = await mediaPlayer(api, client, id, media, rate, `The programme, ${media.filename}, with the draft's captions`);
     } catch {
       play = null; // expired or not playable: the editor works on timing alone
     }

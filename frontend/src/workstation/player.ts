@@ -3,7 +3,9 @@
 // rebuilt whenever the draft changes (no WebVTT file round trip), and a
 // time readout at the media's frame rate. The media comes from a signed
 // play link (GET /api/v1/media/upload/{uploadId}/link), so the element
-// fetches it with ranges and no key.
+// fetches it with ranges and no key. Media the window cannot play is
+// swapped for a preview (./preview.ts) through setSource and the notice
+// slot above the picture.
 
 import type { Cue } from "../captions";
 import { h } from "../dom";
@@ -12,6 +14,10 @@ import { formatTimecode, frameToMs, msToFrame, type FrameRate } from "./timecode
 export interface Player {
   el: HTMLElement;
   video: HTMLVideoElement;
+  /** notice holds what the player says above the picture (the preview's notice and progress). */
+  notice: HTMLElement;
+  /** setSource plays another file of the same programme (a preview), keeping the readout's frame rate. */
+  setSource(src: string): void;
   /** setCues draws these cues over the picture from now on. */
   setCues(cues: readonly Cue[]): void;
   /** timeMs is the playhead, in milliseconds. */
@@ -26,10 +32,13 @@ export interface Player {
   onTime(f: (ms: number) => void): void;
 }
 
-export function player(src: string, rate: FrameRate | null, label: string): Player {
-  const video = h("video", { id: "ws-video", src, preload: "auto", controls: true, playsinline: true, "aria-label": label }) as HTMLVideoElement;
+/** player plays src; with src null the element waits for setSource. */
+export function player(src: string | null, rate: FrameRate | null, label: string): Player {
+  const video = h("video", { id: "ws-video", preload: "auto", controls: true, playsinline: true, "aria-label": label }) as HTMLVideoElement;
+  if (src !== null) video.src = src;
   const readout = h("output", { id: "ws-timecode", class: "timecode", "aria-live": "off" }, formatTimecode(0, rate));
-  const el = h("div", { id: "ws-player", class: "ws-player" }, video, h("div", { class: "ws-player-bar" }, readout));
+  const notice = h("div", { id: "ws-player-notice" });
+  const el = h("div", { id: "ws-player", class: "ws-player" }, notice, video, h("div", { class: "ws-player-bar" }, readout));
   const track = video.addTextTrack("captions", "Draft", "");
   track.mode = "showing";
   const listeners: ((ms: number) => void)[] = [];
@@ -65,6 +74,11 @@ export function player(src: string, rate: FrameRate | null, label: string): Play
   const p: Player = {
     el,
     video,
+    notice,
+    setSource(next) {
+      video.src = next;
+      video.load();
+    },
     setCues(cues) {
       for (const c of Array.from(track.cues ?? [])) track.removeCue(c);
       for (const c of cues) {

@@ -52,9 +52,26 @@ type Spec struct {
 	// -30).
 	Bed   string
 	BedDB float64
-	// Container is "mkv" (H.264 and PCM) or "mp4" (H.264 and AAC);
-	// default "mkv".
+	// Container is "mkv" (H.264 and PCM), "mp4" (H.264 and AAC) or, with
+	// Codec CodecMPEG2, "ts"; default "mkv".
 	Container string
+	// Codec is "" (H.264, and the container's sound) or CodecMPEG2:
+	// MPEG-2 video and MP2 sound at 48 kHz, as broadcast MPEG-TS carries
+	// them, which a browser does not play.
+	Codec string
+}
+
+// CodecMPEG2 is Spec.Codec for MPEG-2 video and MP2 sound.
+const CodecMPEG2 = "mpeg2"
+
+// Unplayable is a programme no browser plays, the tests of the preview's
+// (docs/media.md, Playing the media): 10 s of 720p at 29.97 fps, MPEG-2
+// and MP2 in an MPEG-TS whose times start at about 1.4 s, one cut and
+// one spoken line.
+func Unplayable() Spec {
+	return Spec{Width: 1280, Height: 720, RateNum: 30000, RateDen: 1001, Container: "ts", Codec: CodecMPEG2,
+		Lines:  []Line{{AtMs: 1000, Text: "This programme plays in the editor as a preview."}},
+		Scenes: []Scene{{Source: "testsrc2", Frames: 150}, {Source: "smptebars", Frames: 150}}}
 }
 
 // Beds.
@@ -294,8 +311,11 @@ func ffmpegArgs(s Spec, durMs int64, out string) []string {
 	}
 	g.WriteString("[bed][0:a]amix=inputs=2:duration=first:normalize=0[a]")
 	args := []string{"-nostdin", "-hide_banner", "-loglevel", "error", "-y", "-i", "speech.wav",
-		"-filter_complex", g.String(), "-map", "[v]", "-map", "[a]",
-		"-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p"}
+		"-filter_complex", g.String(), "-map", "[v]", "-map", "[a]"}
+	if s.Codec == CodecMPEG2 {
+		return append(args, "-c:v", "mpeg2video", "-q:v", "4", "-pix_fmt", "yuv420p", "-c:a", "mp2", "-b:a", "192k", "-ar", "48000", out)
+	}
+	args = append(args, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p")
 	if s.Container == "mp4" {
 		args = append(args, "-c:a", "aac", "-b:a", "96k")
 	} else {
