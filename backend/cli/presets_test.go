@@ -52,7 +52,7 @@ func TestPresetCommands(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	file := writeFile(t, "studio.json", strictFile)
-	bad := writeFile(t, "bad.json", `{"base":"youtube","title":"","output":"scc"}`)
+	bad := writeFile(t, "bad.json", `{"base":"youtube","title":"","output":"ass"}`)
 	steps := []struct {
 		name     string
 		args     []string

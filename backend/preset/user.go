@@ -247,7 +247,7 @@ func (s *Set) Derive(id string, f *UserFile) (*Preset, error) {
 		ps.add("base", "%q is not a built-in preset (known: %s)", f.Base, strings.Join(s.IDs(), ", "))
 		return nil, ps.err()
 	}
-	p := &Preset{ID: id, Title: base.Title, Output: base.Output, StripStyling: base.StripStyling,
+	p := &Preset{ID: id, Title: base.Title, Output: base.Output, StripStyling: base.StripStyling, FrameRate: base.FrameRate,
 		Rules: maps.Clone(base.Rules), Notes: append([]string(nil), base.Notes...)}
 	if f.Title != nil {
 		p.Title = strings.TrimSpace(*f.Title)
@@ -284,13 +284,14 @@ func (s *Set) Derive(id string, f *UserFile) (*Preset, error) {
 			st.Level = o.Level
 		}
 		if o.Limit != nil {
-			st.Limit = *o.Limit
+			// A limit given replaces the base's, also one counted in frames.
+			st.Limit, st.Frames = *o.Limit, 0
 		}
 		if !checked && o.Level == "" {
 			ps.add(field+".level", "%s does not check %s: give its level (enforced or suggestion)", f.Base, code)
 			continue
 		}
-		if err := (&Preset{ID: id, Title: "t", Output: p.Output, Rules: map[string]RuleSetting{code: st}}).validate(id); err != nil {
+		if err := (&Preset{ID: id, Title: "t", Output: p.Output, FrameRate: p.FrameRate, Rules: map[string]RuleSetting{code: st}}).validate(id); err != nil {
 			sub := ".limit"
 			if st.Level != rules.Enforced && st.Level != rules.Suggestion {
 				sub = ".level"

@@ -41,7 +41,7 @@ var userCases = []struct {
 	{"unknown field", `{"base":"youtube","colour":"red"}`, "colour", false},
 	{"empty title", `{"base":"youtube","title":"  "}`, "title", false},
 	{"long title", `{"base":"youtube","title":"` + strings.Repeat("x", 201) + `"}`, "title", false},
-	{"unknown output", `{"base":"youtube","output":"scc"}`, "output", false},
+	{"unknown output", `{"base":"youtube","output":"ass"}`, "output", false},
 	{"stripStyling not bool", `{"base":"youtube","stripStyling":"yes"}`, "stripStyling", false},
 	{"rules not an object", `{"base":"youtube","rules":["empty_cue"]}`, "rules", false},
 	{"unknown rule", `{"base":"youtube","rules":{"too_loud":"off"}}`, "rules.too_loud", false},
@@ -111,6 +111,32 @@ func TestUserPresetDerive(t *testing.T) {
 	}
 	if len(p.Rules) != len(base.Rules)-1 {
 		t.Errorf("%d rules; want the base's %d less one", len(p.Rules), len(base.Rules))
+	}
+}
+
+// TestUserPresetOnFrames: a preset of one's own on a base that counts a
+// limit in frames keeps the base's frame rate and its frames, and a limit
+// given in milliseconds replaces the frames.
+func TestUserPresetOnFrames(t *testing.T) {
+	t.Parallel()
+	s := shipped(t)
+	base, _ := s.Lookup("netflix")
+	if base.FrameRate == 0 || base.Rules[rules.CodeGapTooSmall].Frames == 0 {
+		t.Fatalf("netflix counts its gap in frames no more: %+v", base.Rules[rules.CodeGapTooSmall])
+	}
+	p, err := s.ParseAndDerive("studio-n", []byte(`{"base":"netflix","rules":{"line_too_long":{"limit":39}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.FrameRate != base.FrameRate || p.Rules[rules.CodeGapTooSmall] != base.Rules[rules.CodeGapTooSmall] {
+		t.Errorf("derived frame rate %v, gap %+v; want the base's %v, %+v", p.FrameRate, p.Rules[rules.CodeGapTooSmall], base.FrameRate, base.Rules[rules.CodeGapTooSmall])
+	}
+	p, err = s.ParseAndDerive("studio-n", []byte(`{"base":"netflix","rules":{"gap_too_small":{"limit":120}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Rules[rules.CodeGapTooSmall]; got.Limit != 120 || got.Frames != 0 {
+		t.Errorf("gap = %+v; want 120 ms, no frames", got)
 	}
 }
 

@@ -47,7 +47,7 @@ func TestPutRefusals(t *testing.T) {
 		{"template prefix", "template:x", `{"base":"youtube"}`, apperr.BadRequest, "name", "reserved_character"},
 		{"built-in", "youtube", `{"base":"youtube"}`, apperr.Conflict, "name", "builtin_preset"},
 		{"built-in in another case", "YouTube", `{"base":"youtube"}`, apperr.Conflict, "name", "builtin_preset"},
-		{"bad file", "studio-a", `{"base":"youtube","output":"scc"}`, apperr.BadRequest, "output", ""},
+		{"bad file", "studio-a", `{"base":"youtube","output":"ass"}`, apperr.BadRequest, "output", ""},
 	}
 	for _, tc := range tests {
 		_, _, err := svc.Put(ctx, a, tc.preset, []byte(tc.file))
@@ -78,7 +78,7 @@ func TestResolve(t *testing.T) {
 		}
 	}
 	list, err := svc.List(ctx, b)
-	if err != nil || len(list) != len(preset.Required()) {
+	if err != nil || len(list) != len(preset.Required())+len(preset.Studio()) {
 		t.Errorf("another account's list: %d entries, %v; want the built-ins only", len(list), err)
 	}
 }
