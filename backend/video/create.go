@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/captionqa/captionqa/backend/apperr"
+	"github.com/captionqa/captionqa/backend/caption/format"
 	"github.com/captionqa/captionqa/backend/engine"
 	"github.com/captionqa/captionqa/backend/media"
 	"github.com/captionqa/captionqa/backend/project"
@@ -198,7 +199,19 @@ func (s *Service) checkRender(ctx context.Context, accountID string, in *RenderI
 	if err := s.resolvePreset(ctx, accountID, &req); err != nil {
 		return err
 	}
-	return s.o.Engine.Validate(req)
+	if err := s.o.Engine.Validate(req); err != nil {
+		return err
+	}
+	// An inline sidecar is a JSON string, which carries text only.
+	p := req.Resolved
+	if p == nil {
+		p, _ = s.o.Engine.Presets().Lookup(req.Preset) // Validate found it
+	}
+	if in.OutputDelivery == DeliveryInline && p != nil && format.Binary(p.Output) {
+		return bad("outputDelivery", "%s delivers %s, a binary format: take it as a url", p.ID, format.Title(p.Output)).
+			WithDetail("reason", "binary_format")
+	}
+	return nil
 }
 
 // resolvePreset resolves req's preset for the account through

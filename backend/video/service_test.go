@@ -29,6 +29,7 @@ func TestRenderRefusesBadRequests(t *testing.T) {
 		{"webm container", video.RenderInput{Mode: video.ModeMuxSoft, MediaKey: e.key, Container: "webm"}, apperr.BadRequest, "container", ""},
 		{"bad language", video.RenderInput{Mode: video.ModeSidecar, Language: "en"}, apperr.BadRequest, "language", ""},
 		{"unknown preset", video.RenderInput{Mode: video.ModeSidecar, Preset: "betamax"}, apperr.BadRequest, "preset", ""},
+		{"binary sidecar inline", video.RenderInput{Mode: video.ModeSidecar, Preset: "ebu-stl", OutputDelivery: "inline"}, apperr.BadRequest, "outputDelivery", "binary_format"},
 		{"project not a uuid", video.RenderInput{Mode: video.ModeSidecar, ProjectID: "p"}, apperr.BadRequest, "projectId", "invalid_uuid"},
 		{"unknown project", video.RenderInput{Mode: video.ModeSidecar, ProjectID: "7d444840-9dc0-11d1-b245-5ffdce74fad2"}, apperr.NotFound, "", ""},
 	} {
