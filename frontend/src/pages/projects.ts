@@ -813,6 +813,10 @@ const REPORT_FORMATS: { format: ReportFormat; label: string; mime: string }[] = 
 function reportSection(client: Client, d: ProjectDetail): HTMLElement {
   const err = errorBox("report-error");
   const preset = h("select", { id: "report-preset" }, ...PRESETS.map((p) => h("option", { value: p }, PRESET_LABELS[p] ?? p)));
+  // The account's own presets follow the built-ins once they are known.
+  void client.ownPresets().then((names) => {
+    for (const n of names) preset.appendChild(h("option", { value: n }, `${n} (your preset)`));
+  });
   const fix = h("select", { id: "report-fix" }, ...FIX_PROFILES.map((f) => h("option", { value: f }, FIX_LABELS[f])));
   const std = h("select", { id: "report-standard" }, h("option", { value: "" }, "None"), ...STANDARDS.map((s) => h("option", { value: s }, STANDARD_LABELS[s])));
   const buttons = REPORT_FORMATS.map((f) => {
