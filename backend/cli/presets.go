@@ -142,7 +142,7 @@ func runPresetSet(ctx context.Context, args []string, env Env) int {
 	af.register(fs)
 	email := fs.String("email", "", "account email (required)")
 	file := fs.String("file", "", "the preset file, JSON (required; docs/presets.md, Your own presets)")
-	presetName, code, ok := presetArgs(fs, "show", args, env, true, email)
+	presetName, code, ok := presetArgs(fs, "set", args, env, true, email)
 	if !ok {
 		return code
 	}
@@ -196,7 +196,7 @@ func runPresetDelete(ctx context.Context, args []string, env Env) int {
 	var af adminFlags
 	af.register(fs)
 	email := fs.String("email", "", "account email (required)")
-	presetName, code, ok := presetArgs(fs, "show", args, env, true, email)
+	presetName, code, ok := presetArgs(fs, "delete", args, env, true, email)
 	if !ok {
 		return code
 	}

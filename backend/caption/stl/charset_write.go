@@ -2,6 +2,7 @@ package stl
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -10,8 +11,9 @@ import (
 // comes first, so '$' and '#' are written as 0x24 and 0x23 rather than
 // 0xA4 and 0xA6, which read the same; a precomposed letter is its mark
 // and the base letter; a spacing mark alone is the mark and a space, as
-// the reader reads it.
-var latinBytes = latinEncoding()
+// the reader reads it. It is built on first use, not at start-up: most
+// runs of the program write no STL (docs/development.md, Start-up).
+var latinBytes = sync.OnceValue(latinEncoding)
 
 func latinEncoding() map[rune]string {
 	enc := map[rune]string{}
@@ -69,7 +71,7 @@ const (
 
 // encodeRune returns the table 00 bytes of r, and how it was written.
 func encodeRune(r rune) (string, int) {
-	if s, ok := latinBytes[r]; ok && r >= ' ' {
+	if s, ok := latinBytes()[r]; ok && r >= ' ' {
 		return s, asItself
 	}
 	switch {
@@ -83,7 +85,7 @@ func encodeRune(r rune) (string, int) {
 	if s, ok := substitutes[r]; ok {
 		var b strings.Builder
 		for _, c := range s {
-			b.WriteString(latinBytes[c])
+			b.WriteString(latinBytes()[c])
 		}
 		return b.String(), asSubstitute
 	}

@@ -197,7 +197,7 @@ func TestSubstitutesAreInTheTable(t *testing.T) {
 	t.Parallel()
 	for r, s := range substitutes {
 		for _, c := range s {
-			if _, ok := latinBytes[c]; !ok {
+			if _, ok := latinBytes()[c]; !ok {
 				t.Errorf("the substitute %q of %q has %q, which table 00 lacks", s, string(r), string(c))
 			}
 		}
