@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -166,8 +167,13 @@ func (b *tab) waitAcrossReload(what, expr string, limit time.Duration, explain s
 		if err == nil {
 			return
 		}
-		msg := err.Error()
-		if time.Now().Before(deadline) && (strings.Contains(msg, "Cannot find context") || strings.Contains(msg, "context was destroyed")) {
+		// Only the poll's own timeout ends the wait: any other error is
+		// the navigation cutting the poll off (its context destroyed, the
+		// page's document not there yet), so poll the new page.
+		if !errors.Is(err, chromedp.ErrPollingTimeout) && time.Now().Before(deadline) {
+			ctx, cancel := context.WithDeadline(b.ctx, deadline)
+			_, _ = chromedp.Run(ctx, chromedp.WaitReady(chromedp.CSS("body"))) // the new page's document, then poll it
+			cancel()
 			continue
 		}
 		state := ""

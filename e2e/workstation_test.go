@@ -160,7 +160,7 @@ func TestWorkstationMerge(t *testing.T) {
 	}
 	b.shots("64-workstation-stale")
 	b.run("merge", click("#ws-merge"))
-	b.waitAcrossReload("merged", `document.getElementById("ws-merged") !== null && document.querySelectorAll("#cue-list .cue-row").length === 3`, 20*time.Second, `document.body.innerText`)
+	b.waitAcrossReload("merged", `document.getElementById("ws-merged") !== null && document.querySelectorAll("#cue-list .cue-row").length === 3`, 20*time.Second, `String(document.body && document.body.innerText)`)
 	if got := eval[[]string](b, `[...document.querySelectorAll("#ws-merged .ws-merged-cue")].map(a => a.textContent)`); strings.Join(got, ",") != "cue 2" {
 		t.Errorf("merged notice names %v; want cue 2", got)
 	}
