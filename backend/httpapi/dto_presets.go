@@ -42,6 +42,7 @@ type ResolvedPreset struct {
 	Title        string                        `json:"title"`
 	Output       string                        `json:"output"`
 	StripStyling bool                          `json:"stripStyling"`
+	FrameRate    float64                       `json:"frameRate,omitempty"`
 	Rules        map[string]preset.RuleSetting `json:"rules"`
 }
 
@@ -49,7 +50,7 @@ type ResolvedPreset struct {
 func NewPresetView(e *userpreset.Entry, problem error) PresetView {
 	v := PresetView{Name: e.Name, Builtin: e.Builtin, File: e.File}
 	if p := e.Resolved; p != nil {
-		v.Resolved = &ResolvedPreset{Title: p.Title, Output: p.Output, StripStyling: p.StripStyling, Rules: p.Rules}
+		v.Resolved = &ResolvedPreset{Title: p.Title, Output: p.Output, StripStyling: p.StripStyling, FrameRate: p.FrameRate, Rules: p.Rules}
 	} else if problem != nil {
 		v.Problem = problem.Error()
 	}
