@@ -40,18 +40,18 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 	b.signIn()
 	b.run("media page", click("#nav-media"), chromedp.WaitVisible(chromedp.CSS("#upload-card")))
 	b.run("choose programme", chromedp.SetUploadFiles(chromedp.CSS("#media-file"), []string{truth.Path}))
-	b.waitLong("media row", `document.querySelectorAll("#media-body tr[data-status=completed]").length === 1`, 30*time.Second, `document.getElementById("media-card").innerText`)
+	b.waitLong("media row", `document.querySelectorAll("#media-body tr[data-status=completed]").length === 1`, 2*time.Minute, `document.getElementById("media-card").innerText`)
 	upload := eval[string](b, `document.querySelector("#media-body tr[data-status=completed]").dataset.objectKey`)
 	upload = strings.TrimPrefix(upload, "media/")
 	b.run("analyse", click("#analyze-"+upload))
-	b.waitLong("analysis done", `document.querySelector(".job-analysis") !== null`, 60*time.Second, `document.getElementById("jobs-card").innerText`)
+	b.waitLong("analysis done", `document.querySelector(".job-analysis") !== null`, 3*time.Minute, `document.getElementById("jobs-card").innerText`)
 	if got := b.textN(".job-analysis"); !strings.Contains(got, fmt.Sprintf("%d shot changes", len(truth.Cuts))) {
 		t.Errorf("analysis summary = %q; want %d shot changes", got, len(truth.Cuts))
 	}
 	b.shots("55-media-analysed")
 
 	b.run("project page", chromedp.Navigate(e.ts.URL+"/#/projects/"+p.ID))
-	b.waitLong("programme drawn", `document.getElementById("timeline-waveform") !== null && document.getElementById("timeline-speech") !== null`, 20*time.Second, `document.body.innerText`)
+	b.waitLong("programme drawn", `document.getElementById("timeline-waveform") !== null && document.getElementById("timeline-speech") !== null`, time.Minute, `document.body.innerText`)
 	if n := eval[int](b, `document.querySelectorAll(".shot-change").length`); n != len(truth.Cuts) {
 		t.Errorf("%d shot changes drawn; want %d", n, len(truth.Cuts))
 	}
@@ -59,7 +59,7 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 		t.Errorf("legend = %q", got)
 	}
 	b.run("check", click("#programme-check"))
-	b.waitLong("sync notice", `document.getElementById("sync-notice") !== null`, 20*time.Second, `document.body.innerText`)
+	b.waitLong("sync notice", `document.getElementById("sync-notice") !== null`, time.Minute, `document.body.innerText`)
 	if got := b.textN("#sync-notice"); !strings.Contains(got, "late") || !strings.Contains(got, "2.0") {
 		t.Errorf("sync notice = %q; want the captions about 2 s late", got)
 	}
@@ -71,9 +71,9 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 		t.Errorf("Go to cue links to %q; want %q", goTo, want)
 	}
 	b.run("preview resync", click("#sync-fix"))
-	b.waitLong("resync preview", `document.getElementById("sync-save") !== null`, 20*time.Second, `document.getElementById("sync-notice").innerText`)
+	b.waitLong("resync preview", `document.getElementById("sync-save") !== null`, time.Minute, `document.getElementById("sync-notice").innerText`)
 	b.run("save resync", click("#sync-save"))
-	b.waitLong("saved", `!document.body.innerText.includes("Save as revision 2")`, 20*time.Second, `document.body.innerText`)
+	b.waitLong("saved", `!document.body.innerText.includes("Save as revision 2")`, time.Minute, `document.body.innerText`)
 	status, raw := e.api(t, "GET", "/api/v1/projects/"+p.ID, "", nil, "")
 	var after httpapi.ProjectView
 	if status != 200 || json.Unmarshal(raw, &after) != nil || after.IRRevision != 2 {
@@ -83,5 +83,5 @@ func TestProgrammeOnTheTimeline(t *testing.T) {
 
 	// A finding's "Go to cue" opens the editor on that cue.
 	b.run("go to cue", chromedp.Navigate(e.ts.URL+"/"+goTo))
-	b.waitLong("editor on the cue", fmt.Sprintf(`(r => r !== null && String(Number(r.dataset.index) + 1) === %q)(document.querySelector("#cue-list .cue-row.selected"))`, goToCue), 20*time.Second, `document.body.innerText.slice(0, 400)`)
+	b.waitLong("editor on the cue", fmt.Sprintf(`(r => r !== null && String(Number(r.dataset.index) + 1) === %q)(document.querySelector("#cue-list .cue-row.selected"))`, goToCue), time.Minute, `document.body.innerText.slice(0, 400)`)
 }

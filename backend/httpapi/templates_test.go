@@ -185,28 +185,19 @@ func TestTemplateBombs(t *testing.T) {
 		t.Skip("every run burns its whole time limit (make test runs it)")
 	}
 	t.Parallel()
-	// Long enough that a stack overflow (4,000 frames) ends at the stack
-	// cap, not the clock, on a loaded machine under -race.
-	// The bombs of one account run at once here, and wait for the
-	// engine's slots as long as it takes: the fair share
-	// (TestTemplateFairness) would refuse all but one of them.
-	ts := newTestServer(t, func(c *server.Config) {
-		c.TemplateRunTimeout = 2 * time.Second
-		c.TemplateRunsPerAccount, c.TemplateQueueWait = 10, 10*time.Minute
-	})
-	// The export-operation burst limit (10 per account, which template
-	// tests share) lets each account run 10 at once: three accounts.
-	var keys, projects [3]string
-	for i := range keys {
-		keys[i] = ts.pro(fmt.Sprintf("template-bombs-%d@example.com", i))
-		projects[i] = ts.mustProject(keys[i], `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)
-	}
-	bombs := []struct{ script, kind string }{
-		{`function exportTimeline() { while (true) {} }`, "timeout"},
-		{`function exportTimeline() { const s = "x".repeat(1 << 14); for (;;) s.split("").reverse().join(""); }`, "timeout"},
-		{`function exportTimeline() { return /^(a+)+$/.test("a".repeat(40) + "b") ? "" : "" }`, "timeout"},
-		{`function exportTimeline() { const f = n => f(n + 1) + 1; return String(f(0)); }`, "stack_overflow"},
-		{`function exportTimeline() { return String(new Array(2 ** 31).fill(0).length); }`, "memory_limit"},
+	// The bombs that end at the clock run on a server with a short run
+	// limit; those that end at the stack or memory cap on one whose
+	// clock is out of their way, so that a loaded machine, however slow,
+	// cannot turn their cap into a timeout.
+	bombs := []struct {
+		script, kind string
+		clock        bool
+	}{
+		{`function exportTimeline() { while (true) {} }`, "timeout", true},
+		{`function exportTimeline() { const s = "x".repeat(1 << 14); for (;;) s.split("").reverse().join(""); }`, "timeout", true},
+		{`function exportTimeline() { return /^(a+)+$/.test("a".repeat(40) + "b") ? "" : "" }`, "timeout", true},
+		{`function exportTimeline() { const f = n => f(n + 1) + 1; return String(f(0)); }`, "stack_overflow", false},
+		{`function exportTimeline() { return String(new Array(2 ** 31).fill(0).length); }`, "memory_limit", false},
 	}
 	runs := 20
 	if race.Enabled {
@@ -217,18 +208,44 @@ func TestTemplateBombs(t *testing.T) {
 		// machine's engine slots: they queue too) check the concurrent
 		// path here; make test runs all twenty, of every kind, without
 		// the detector.
-		bombs = []struct{ script, kind string }{bombs[0], bombs[3]}
+		bombs = append(bombs[:1], bombs[3])
 		runs = 4
+	}
+	// The bombs of one account run at once here, and wait for the
+	// engine's slots as long as it takes: the fair share
+	// (TestTemplateFairness) would refuse all but one of them. The
+	// export-operation burst limit (10 per account, which template tests
+	// share) lets each account run 10 at once: three accounts a server.
+	type account struct{ key, project string }
+	servers := map[bool]*testServer{}
+	accounts := map[bool][]account{}
+	for _, clock := range []bool{true, false} {
+		limit := 2 * time.Second
+		if !clock {
+			limit = 10 * time.Minute
+		}
+		ts := newTestServer(t, func(c *server.Config) {
+			c.TemplateRunTimeout = limit
+			c.TemplateRunsPerAccount, c.TemplateQueueWait = 10, 10*time.Minute
+		})
+		servers[clock] = ts
+		for i := range 3 {
+			key := ts.pro(fmt.Sprintf("template-bombs-%d@example.com", i))
+			accounts[clock] = append(accounts[clock], account{key, ts.mustProject(key, `{"name":"Lecture","ir":`+jsonString(validIR)+`}`)})
+		}
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, runs)
+	sent := map[bool]int{}
 	for i := range runs {
-		b, key, project := bombs[i%len(bombs)], keys[i/10], projects[i/10]
+		b := bombs[i%len(bombs)]
+		ts, a := servers[b.clock], accounts[b.clock][sent[b.clock]/10]
+		sent[b.clock]++
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r := ts.postJSON("POST", templatesPath+"/validate", key,
-				`{"scriptSource":`+jsonString(b.script)+`,"mode":"test","projectId":"`+project+`"}`)
+			r := ts.postJSON("POST", templatesPath+"/validate", a.key,
+				`{"scriptSource":`+jsonString(b.script)+`,"mode":"test","projectId":"`+a.project+`"}`)
 			if r.status != 422 {
 				errs <- fmt.Sprintf("%s: %d %s", b.kind, r.status, r.body)
 				return
@@ -245,8 +262,10 @@ func TestTemplateBombs(t *testing.T) {
 		case <-done:
 			running = false
 		case <-time.After(100 * time.Millisecond):
-			if r := ts.get("/healthz", ""); r.status != 200 {
-				t.Errorf("/healthz during the bombs: %d", r.status)
+			for _, ts := range servers {
+				if r := ts.get("/healthz", ""); r.status != 200 {
+					t.Errorf("/healthz during the bombs: %d", r.status)
+				}
 			}
 		}
 	}
@@ -257,19 +276,32 @@ func TestTemplateBombs(t *testing.T) {
 
 	// A client that gives up: the run is cut, and nothing is logged as
 	// an internal error.
+	ts, a := servers[true], accounts[true][2]
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+templatesPath+"/validate",
-		strings.NewReader(`{"scriptSource":`+jsonString(bombs[0].script)+`,"mode":"test","projectId":"`+projects[2]+`"}`))
-	req.Header.Set("Authorization", "Bearer "+keys[2])
+		strings.NewReader(`{"scriptSource":`+jsonString(bombs[0].script)+`,"mode":"test","projectId":"`+a.project+`"}`))
+	req.Header.Set("Authorization", "Bearer "+a.key)
 	req.Header.Set("Content-Type", "application/json")
 	if res, err := ts.raw.Do(req); err == nil {
 		res.Body.Close()
 		t.Fatalf("the request was answered (%d) before the client gave up", res.StatusCode)
 	}
-	time.Sleep(500 * time.Millisecond)
+	// The handler logs the client's going once its run has been cut.
+	ts.waitForLog(t, "client gone before the answer")
 	if strings.Contains(ts.logs.String(), "internal error") {
 		t.Errorf("a client that went away was logged as an internal error:\n%s", ts.logs.String())
+	}
+}
+
+// waitForLog waits until the server's log holds text, and fails t if it
+// does not within a minute.
+func (ts *testServer) waitForLog(t *testing.T, text string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(ts.logs.String(), text); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log never held %q:\n%s", text, ts.logs.String())
+		}
 	}
 }
 

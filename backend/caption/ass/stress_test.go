@@ -13,7 +13,8 @@ import (
 // proportion to the input: a linear reader takes a few milliseconds on
 // the larger of each pair, a quadratic one seconds.
 func TestLinearTime(t *testing.T) {
-	t.Parallel()
+	// Not parallel: the package's other tests would collect and
+	// allocate through the timed runs (see package scaling).
 	const head = "[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\n"
 	event := "Dialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,"
 	tests := []struct {
