@@ -57,38 +57,59 @@ func openPresets(ctx context.Context, af *adminFlags, email string) (*presetComm
 	return nil, err
 }
 
-// presetArgs parses a preset command's flags and its NAME (wantName).
-func presetArgs(fs *flag.FlagSet, verb string, args []string, env Env, wantName bool, email *string) (string, int, bool) {
-	pos, err := parseInterspersed(fs, args)
+// presetFlags are the flags every preset command takes.
+type presetFlags struct {
+	fs    *flag.FlagSet
+	af    adminFlags
+	email *string
+}
+
+func newPresetFlags(verb, usage string, env Env) *presetFlags {
+	p := &presetFlags{fs: newFlagSet("preset "+verb, usage, env)}
+	p.af.register(p.fs)
+	p.email = p.fs.String("email", "", "account email (required)")
+	return p
+}
+
+// start parses a preset command's line (its NAME when wantName), runs
+// check (the command's own flags, before anything is opened; nil for
+// none), then opens the store and finds the account. A nil command ends
+// the run with the exit code returned; otherwise the caller closes
+// pc.adm.
+func (p *presetFlags) start(ctx context.Context, verb string, args []string, env Env, wantName bool, check func() (int, bool)) (pc *presetCommand, presetName string, code int) {
+	pos, err := parseInterspersed(p.fs, args)
 	if err != nil {
-		return "", usageFailed(err), false
+		return nil, "", usageFailed(err)
 	}
-	if wantName != (len(pos) == 1) || len(pos) > 1 || *email == "" {
-		fs.Usage()
+	if wantName != (len(pos) == 1) || len(pos) > 1 || *p.email == "" {
+		p.fs.Usage()
 		if wantName {
-			return "", usageError(env, "preset %s takes one NAME and --email", verb), false
+			return nil, "", usageError(env, "preset %s takes one NAME and --email", verb)
 		}
-		return "", usageError(env, "preset %s takes --email and no arguments", verb), false
+		return nil, "", usageError(env, "preset %s takes --email and no arguments", verb)
 	}
 	if wantName {
-		return pos[0], 0, true
+		presetName = pos[0]
 	}
-	return "", 0, true
+	if check != nil {
+		if code, ok := check(); !ok {
+			return nil, "", code
+		}
+	}
+	if pc, err = openPresets(ctx, &p.af, *p.email); err != nil {
+		return nil, "", p.af.fail(env, err)
+	}
+	return pc, presetName, ExitOK
 }
 
 func runPresetList(ctx context.Context, args []string, env Env) int {
-	fs := newFlagSet("preset list", presetListUsage, env)
-	var af adminFlags
-	af.register(fs)
-	email := fs.String("email", "", "account email (required)")
-	if _, code, ok := presetArgs(fs, "list", args, env, false, email); !ok {
+	p := newPresetFlags("list", presetListUsage, env)
+	pc, _, code := p.start(ctx, "list", args, env, false, nil)
+	if pc == nil {
 		return code
 	}
-	pc, err := openPresets(ctx, &af, *email)
-	if err != nil {
-		return af.fail(env, err)
-	}
 	defer pc.adm.Close()
+	af := &p.af
 	list, err := pc.presets.List(ctx, pc.accountID)
 	if err != nil {
 		return af.fail(env, err)
@@ -116,47 +137,37 @@ func runPresetList(ctx context.Context, args []string, env Env) int {
 }
 
 func runPresetShow(ctx context.Context, args []string, env Env) int {
-	fs := newFlagSet("preset show", presetShowUsage, env)
-	var af adminFlags
-	af.register(fs)
-	email := fs.String("email", "", "account email (required)")
-	presetName, code, ok := presetArgs(fs, "show", args, env, true, email)
-	if !ok {
+	p := newPresetFlags("show", presetShowUsage, env)
+	pc, presetName, code := p.start(ctx, "show", args, env, true, nil)
+	if pc == nil {
 		return code
-	}
-	pc, err := openPresets(ctx, &af, *email)
-	if err != nil {
-		return af.fail(env, err)
 	}
 	defer pc.adm.Close()
 	e, err := pc.presets.Get(ctx, pc.accountID, presetName)
 	if e == nil {
-		return af.fail(env, err)
+		return p.af.fail(env, err)
 	}
 	return printed(env, printJSON(env.Stdout, httpapi.NewPresetView(e, err)))
 }
 
 func runPresetSet(ctx context.Context, args []string, env Env) int {
-	fs := newFlagSet("preset set", presetSetUsage, env)
-	var af adminFlags
-	af.register(fs)
-	email := fs.String("email", "", "account email (required)")
-	file := fs.String("file", "", "the preset file, JSON (required; docs/presets.md, Your own presets)")
-	presetName, code, ok := presetArgs(fs, "set", args, env, true, email)
-	if !ok {
+	p := newPresetFlags("set", presetSetUsage, env)
+	file := p.fs.String("file", "", "the preset file, JSON (required; docs/presets.md, Your own presets)")
+	af := &p.af
+	var data []byte
+	pc, presetName, code := p.start(ctx, "set", args, env, true, func() (int, bool) {
+		if *file == "" {
+			p.fs.Usage()
+			return usageError(env, "preset set needs --file"), false
+		}
+		var err error
+		if data, err = os.ReadFile(*file); err != nil {
+			return af.fail(env, apperr.New(apperr.BadRequest, "--file: %v", err).WithDetail("field", "file")), false
+		}
+		return ExitOK, true
+	})
+	if pc == nil {
 		return code
-	}
-	if *file == "" {
-		fs.Usage()
-		return usageError(env, "preset set needs --file")
-	}
-	data, err := os.ReadFile(*file)
-	if err != nil {
-		return af.fail(env, apperr.New(apperr.BadRequest, "--file: %v", err).WithDetail("field", "file"))
-	}
-	pc, err := openPresets(ctx, &af, *email)
-	if err != nil {
-		return af.fail(env, err)
 	}
 	defer pc.adm.Close()
 	e, created, err := pc.presets.Put(ctx, pc.accountID, presetName, data)
@@ -192,23 +203,16 @@ func printFieldErrors(env Env, err error) {
 }
 
 func runPresetDelete(ctx context.Context, args []string, env Env) int {
-	fs := newFlagSet("preset delete", presetDeleteUsage, env)
-	var af adminFlags
-	af.register(fs)
-	email := fs.String("email", "", "account email (required)")
-	presetName, code, ok := presetArgs(fs, "delete", args, env, true, email)
-	if !ok {
+	p := newPresetFlags("delete", presetDeleteUsage, env)
+	pc, presetName, code := p.start(ctx, "delete", args, env, true, nil)
+	if pc == nil {
 		return code
-	}
-	pc, err := openPresets(ctx, &af, *email)
-	if err != nil {
-		return af.fail(env, err)
 	}
 	defer pc.adm.Close()
 	if err := pc.presets.Delete(ctx, pc.accountID, presetName); err != nil {
-		return af.fail(env, err)
+		return p.af.fail(env, err)
 	}
-	if af.jsonOut {
+	if p.af.jsonOut {
 		return printed(env, printJSON(env.Stdout, map[string]any{"name": presetName, "deleted": true}))
 	}
 	fmt.Fprintf(env.Stdout, "Preset %s deleted.\n", name.Escape(presetName))
